@@ -1,0 +1,131 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "lab/json.h"
+#include "lab.h"
+
+static const char *const op_names[] = { "added", "changed", "removed",
+	"kept" };
+static const char op_marks[] = { '+', '~', '-', '=' };
+
+static void
+print_changes(const struct lab_changes *ch, int prune)
+{
+	const struct lab_change	*c;
+	size_t			 i;
+
+	for (i = 0; i < ch->n; i++) {
+		c = &ch->v[i];
+		printf("%c %s %s", op_marks[c->op], c->what, c->name);
+		if (c->detail != NULL)
+			printf(": %s", c->detail);
+		if (c->op == LAB_CHANGE_KEEP)
+			printf(": not in the YAML, kept%s", prune ? "" :
+			    " (--prune removes it)");
+		putchar('\n');
+	}
+}
+
+static int
+json_changes(const struct lab_changes *ch, const char *db, int dry,
+    struct lab_err *err)
+{
+	struct lab_buf	b;
+	struct lab_json	j;
+	size_t		i;
+	int		rc;
+
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_obj_begin(&j);
+	lab_json_kstr(&j, "db", db);
+	lab_json_key(&j, "dry_run");
+	lab_json_bool(&j, dry);
+	lab_json_key(&j, "changes");
+	lab_json_arr_begin(&j);
+	for (i = 0; i < ch->n; i++) {
+		lab_json_obj_begin(&j);
+		lab_json_kstr(&j, "op", op_names[ch->v[i].op]);
+		lab_json_kstr(&j, "kind", ch->v[i].what);
+		lab_json_kstr(&j, "name", ch->v[i].name);
+		lab_json_kstr(&j, "detail", ch->v[i].detail);
+		lab_json_obj_end(&j);
+	}
+	lab_json_arr_end(&j);
+	lab_json_obj_end(&j);
+	lab_json_end(&j);
+	rc = cmd_write(&b, err);
+	lab_buf_release(&b);
+	return rc;
+}
+
+static int
+import_run(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	struct lab_changes	 ch = { NULL, 0 };
+	const struct lab_warning *w;
+	size_t			 i, count[4] = { 0 };
+	int			 prune = cmd_opt(call, "prune") != NULL, flags;
+
+	if ((inv = lab_inventory_new()) == NULL)
+		return lab_err_oom(err), LAB_EXIT_ENV;
+	/* validate every file before the database is even opened */
+	if (lab_inventory_load(inv, call->argv, (size_t)call->argc, err) == -1)
+		return err->code;
+	for (i = 0; i < inv->nwarnings; i++) {
+		w = &inv->warnings[i];
+		fprintf(stderr, "lab: %s: warning: %s:%d:%d: %s\n", call->label,
+		    w->loc.file, w->loc.line, w->loc.col, w->msg);
+	}
+	if (cmd_db(call, LAB_DB_CREATE, err) == -1)
+		return LAB_EXIT_ENV;
+	flags = (prune ? LAB_APPLY_PRUNE : 0) |
+	    (call->dry_run ? LAB_APPLY_DRY_RUN : 0);
+	if (lab_db_inventory_apply(call->db, inv, flags, call->now, &ch,
+	    err) == -1)
+		return err->code;
+	for (i = 0; i < ch.n; i++)
+		count[ch.v[i].op]++;
+	if (call->json) {
+		if (json_changes(&ch, lab_db_path(call->db), call->dry_run,
+		    err) == -1) {
+			lab_changes_release(&ch);
+			return LAB_EXIT_ENV;
+		}
+	} else {
+		print_changes(&ch, prune);
+		printf("%s %zu host%s, %zu switch%s from %zu file%s into %s: "
+		    "%zu added, %zu changed, %zu removed, %zu kept\n",
+		    call->dry_run ? "would import" : "imported", inv->nhosts,
+		    inv->nhosts == 1 ? "" : "s", inv->nswitches,
+		    inv->nswitches == 1 ? "" : "es", inv->files.n,
+		    inv->files.n == 1 ? "" : "s", lab_db_path(call->db),
+		    count[LAB_CHANGE_ADD], count[LAB_CHANGE_MODIFY],
+		    count[LAB_CHANGE_REMOVE], count[LAB_CHANGE_KEEP]);
+		if (call->dry_run)
+			printf("dry run: nothing was written\n");
+	}
+	lab_changes_release(&ch);
+	return LAB_EXIT_OK;
+}
+
+static const struct lab_opt import_opts[] = {
+	{ "prune", NULL, "remove hosts, switches and groups the YAML does "
+	  "not name" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct lab_verb import_verbs[] = {
+	{ NULL, "PATH...", 1, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES, import_run,
+	  import_opts, "apply YAML files or folders of *.yaml to the database "
+	  "in one transaction; a bad file changes nothing" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_import = {
+	.name = "import",
+	.summary = "apply the inventory YAML to the database",
+	.verbs = import_verbs,
+};

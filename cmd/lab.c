@@ -1,0 +1,453 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <getopt.h>
+#include <pwd.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab/cred.h"
+#include "lab.h"
+
+/* Every command, in alphabetical order: greppable, no magic. */
+const struct lab_cmd *const lab_commands[] = {
+	&lab_cmd_export,
+	&lab_cmd_help,
+	&lab_cmd_import,
+	&lab_cmd_init,
+	&lab_cmd_log,
+	&lab_cmd_ls,
+	&lab_cmd_show,
+	NULL,
+};
+
+/* Options every verb shares, defined once. */
+enum { OPT_DB = 1000, OPT_CRED, OPT_JSON, OPT_DRYRUN, OPT_ALL, OPT_HELP,
+	OPT_VERB = 2000 };
+
+static const struct lab_opt common_opts[] = {
+	{ "db", "PATH", "the database (default $LAB_DB, else "
+	    "$XDG_DATA_HOME/lab/lab.db)" },
+	{ "credentials", "PATH", "the credentials file (default "
+	    "$LAB_CREDENTIALS, else $XDG_CONFIG_HOME/lab/credentials.yaml)" },
+	{ "json", NULL, "print JSON instead of a table" },
+	{ "dry-run", NULL, "show what would be done, change nothing" },
+	{ "all", NULL, "every host" },
+	{ "help", NULL, "show this help" },
+	{ NULL, NULL, NULL },
+};
+
+static char db_default[4096], cred_default[4096];
+
+/* The value of a verb option, NULL when not given. */
+const char *
+cmd_opt(const struct lab_call *call, const char *name)
+{
+	const struct lab_opt	*o = call->verb->opts;
+	size_t			 i;
+
+	for (i = 0; o != NULL && o[i].name != NULL; i++)
+		if (strcmp(o[i].name, name) == 0)
+			return call->opt[i];
+	return NULL;
+}
+
+/* Opens the database for the call. */
+int
+cmd_db(struct lab_call *call, int flags, struct lab_err *err)
+{
+	if (call->db != NULL)
+		return 0;
+	return lab_db_open(call->db_path, flags, &call->db, err);
+}
+
+/* Opens the database and loads the inventory. */
+int
+cmd_inventory(struct lab_call *call, struct lab_inventory **ret,
+    struct lab_err *err)
+{
+	if (cmd_db(call, 0, err) == -1)
+		return -1;
+	return lab_db_inventory_load(call->db, ret, err);
+}
+
+/* Writes a buffer to stdout. */
+int
+cmd_write(struct lab_buf *b, struct lab_err *err)
+{
+	if (b->oom)
+		return lab_err_oom(err);
+	if (b->len > 0 && fwrite(b->s, 1, b->len, stdout) != b->len)
+		return lab_err_set(err, LAB_EXIT_ENV, "cannot write output: %s",
+		    strerror(errno));
+	return 0;
+}
+
+static void
+opt_usage(FILE *f, const struct lab_opt *o, int flags)
+{
+	for (; o != NULL && o->name != NULL; o++) {
+		if ((strcmp(o->name, "json") == 0 && !(flags & LAB_VERB_JSON)) ||
+		    (strcmp(o->name, "dry-run") == 0 &&
+		    !(flags & LAB_VERB_DRYRUN)) ||
+		    (strcmp(o->name, "all") == 0 &&
+		    !(flags & LAB_VERB_TARGETS)))
+			continue;
+		if (o->arg != NULL)
+			fprintf(f, "  --%s %-*s %s\n", o->name,
+			    (int)(20 - strlen(o->name)), o->arg, o->help);
+		else
+			fprintf(f, "  --%-*s %s\n", 21, o->name, o->help);
+	}
+}
+
+static void
+verb_line(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
+{
+	const struct lab_opt	*o;
+
+	fprintf(f, "lab %s%s%s%s%s", c->name, v->name ? " " : "",
+	    v->name ? v->name : "", v->args && *v->args ? " " : "",
+	    v->args ? v->args : "");
+	for (o = v->opts; o != NULL && o->name != NULL; o++)
+		fprintf(f, " [--%s%s%s]", o->name, o->arg ? " " : "",
+		    o->arg ? o->arg : "");
+	if (v->flags & LAB_VERB_DRYRUN)
+		fprintf(f, " [--dry-run]");
+	if (v->flags & LAB_VERB_JSON)
+		fprintf(f, " [--json]");
+	fputc('\n', f);
+}
+
+/* Prints the usage of a command (and verb). */
+void
+cmd_usage(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
+{
+	const struct lab_verb	*w;
+
+	if (v != NULL) {
+		fprintf(f, "usage: ");
+		verb_line(f, c, v);
+		fprintf(f, "\n%s\n\noptions:\n", v->summary);
+		opt_usage(f, v->opts, v->flags);
+		opt_usage(f, common_opts, v->flags);
+		return;
+	}
+	fprintf(f, "usage:\n");
+	for (w = c->verbs; w->run != NULL; w++) {
+		fprintf(f, "  ");
+		verb_line(f, c, w);
+	}
+	fprintf(f, "\n%s\n", c->summary);
+	if (c->verbs[0].name != NULL) {
+		fprintf(f, "\nverbs:\n");
+		for (w = c->verbs; w->run != NULL; w++)
+			fprintf(f, "  %-10s %s\n", w->name, w->summary);
+	}
+}
+
+static const struct lab_cmd *
+find_cmd(const char *name)
+{
+	size_t	i;
+
+	for (i = 0; lab_commands[i] != NULL; i++)
+		if (strcmp(lab_commands[i]->name, name) == 0)
+			return lab_commands[i];
+	return NULL;
+}
+
+static int
+unknown(const char *what, const char *word, const char *const *cands,
+    size_t n, const char *ctx)
+{
+	const char	*near = lab_suggest(word, cands, n);
+
+	if (near != NULL)
+		fprintf(stderr, "lab: unknown %s '%s'%s%s, did you mean "
+		    "'%s'?\n", what, word, ctx ? " for " : "", ctx ? ctx : "",
+		    near);
+	else
+		fprintf(stderr, "lab: unknown %s '%s'%s%s (see 'lab help%s%s')"
+		    "\n", what, word, ctx ? " for " : "", ctx ? ctx : "",
+		    ctx ? " " : "", ctx ? ctx : "");
+	return LAB_EXIT_INPUT;
+}
+
+static int
+unknown_cmd(const char *word)
+{
+	const char	*names[64];
+	size_t		 n;
+
+	for (n = 0; lab_commands[n] != NULL && n < 63; n++)
+		names[n] = lab_commands[n]->name;
+	return unknown("command", word, names, n, NULL);
+}
+
+static int
+unknown_verb(const struct lab_cmd *c, const char *word)
+{
+	const char	*names[64];
+	size_t		 n;
+
+	for (n = 0; c->verbs[n].run != NULL && n < 63; n++)
+		names[n] = c->verbs[n].name;
+	return unknown("verb", word, names, n, c->name);
+}
+
+static void
+defaults(struct lab_call *call)
+{
+	const char	*e, *home = getenv("HOME");
+
+	if ((e = getenv("LAB_DB")) != NULL && *e != '\0')
+		call->db_path = e;
+	else {
+		if ((e = getenv("XDG_DATA_HOME")) != NULL && *e == '/')
+			snprintf(db_default, sizeof(db_default),
+			    "%s/lab/lab.db", e);
+		else
+			snprintf(db_default, sizeof(db_default),
+			    "%s/.local/share/lab/lab.db", home ? home : "");
+		call->db_path = db_default;
+	}
+	if ((e = getenv("LAB_CREDENTIALS")) != NULL && *e != '\0')
+		call->cred_path = e;
+	else {
+		if ((e = getenv("XDG_CONFIG_HOME")) != NULL && *e == '/')
+			snprintf(cred_default, sizeof(cred_default),
+			    "%s/lab/credentials.yaml", e);
+		else
+			snprintf(cred_default, sizeof(cred_default),
+			    "%s/.config/lab/credentials.yaml", home ? home : "");
+		call->cred_path = cred_default;
+	}
+	call->now = (int64_t)time(NULL);
+}
+
+/* Parses the options after the verb; positional words go to call. */
+static int
+parse_opts(struct lab_call *call, int argc, char **argv)
+{
+	const struct lab_verb	*v = call->verb;
+	struct option		 lo[LAB_MAX_OPTS + 8];
+	const char		*names[LAB_MAX_OPTS + 8], *near;
+	size_t			 n = 0, i;
+	int			 c;
+
+	for (i = 0; common_opts[i].name != NULL; i++) {
+		if ((i == 2 && !(v->flags & LAB_VERB_JSON)) ||
+		    (i == 3 && !(v->flags & LAB_VERB_DRYRUN)) ||
+		    (i == 4 && !(v->flags & LAB_VERB_TARGETS)))
+			continue;
+		names[n] = common_opts[i].name;
+		lo[n++] = (struct option){ common_opts[i].name,
+		    common_opts[i].arg ? required_argument : no_argument,
+		    NULL, OPT_DB + (int)i };
+	}
+	for (i = 0; v->opts != NULL && v->opts[i].name != NULL &&
+	    i < LAB_MAX_OPTS; i++) {
+		names[n] = v->opts[i].name;
+		lo[n++] = (struct option){ v->opts[i].name,
+		    v->opts[i].arg ? required_argument : no_argument, NULL,
+		    OPT_VERB + (int)i };
+	}
+	lo[n] = (struct option){ NULL, 0, NULL, 0 };
+	opterr = 0;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+		if (c == 'h' || c == OPT_HELP) {
+			cmd_usage(stdout, call->cmd, call->verb);
+			exit(LAB_EXIT_OK);
+		}
+		if (c >= OPT_VERB) {
+			call->opt[c - OPT_VERB] = optarg ? optarg : "";
+			continue;
+		}
+		switch (c) {
+		case OPT_DB:
+			call->db_path = optarg;
+			break;
+		case OPT_CRED:
+			call->cred_path = optarg;
+			break;
+		case OPT_JSON:
+			call->json = 1;
+			break;
+		case OPT_DRYRUN:
+			call->dry_run = 1;
+			break;
+		case OPT_ALL:
+			call->all = 1;
+			break;
+		default: {
+			const char	*bad = argv[optind - 1];
+			char		 word[64];
+
+			if (c == ':' || (optopt == 0 && strchr(bad, '=') == NULL &&
+			    bad[0] == '-' && bad[1] == '-')) {
+				snprintf(word, sizeof(word), "%s", bad + 2);
+				for (i = 0; i < n; i++)
+					if (strcmp(names[i], word) == 0 &&
+					    lo[i].has_arg)
+						break;
+				if (i < n) {
+					fprintf(stderr, "lab: %s: option '--%s' "
+					    "needs a value\n", call->label, word);
+					return -1;
+				}
+			}
+			snprintf(word, sizeof(word), "%s", bad[0] == '-' &&
+			    bad[1] == '-' ? bad + 2 : bad);
+			word[strcspn(word, "=")] = '\0';
+			near = lab_suggest(word, names, n);
+			if (near != NULL)
+				fprintf(stderr, "lab: %s: unknown option '%s', "
+				    "did you mean '--%s'?\n", call->label, bad,
+				    near);
+			else
+				fprintf(stderr, "lab: %s: unknown option '%s'\n",
+				    call->label, bad);
+			return -1;
+		}
+		}
+	}
+	call->argc = argc - optind;
+	call->argv = argv + optind;
+	return 0;
+}
+
+static int
+check_arity(struct lab_call *call)
+{
+	const struct lab_verb	*v = call->verb;
+
+	if (call->argc < v->min && !(call->all && (v->flags & LAB_VERB_TARGETS)))
+		fprintf(stderr, "lab: %s: missing %s\n", call->label, v->args);
+	else if (v->max != LAB_ARGS_ANY && call->argc > v->max)
+		fprintf(stderr, "lab: %s: too many arguments ('%s' is one too "
+		    "many)\n", call->label, call->argv[v->max]);
+	else
+		return 0;
+	fprintf(stderr, "usage: ");
+	verb_line(stderr, call->cmd, v);
+	return -1;
+}
+
+static void
+audit(struct lab_call *call, int argc, char **argv, int rc,
+    const struct lab_err *err)
+{
+	struct lab_audit	 a;
+	struct lab_err		 e;
+	struct passwd		*pw = getpwuid(getuid());
+	char			*line;
+
+	if (call->db == NULL || !(call->verb->flags & LAB_VERB_MUTATES) ||
+	    call->dry_run || rc == LAB_EXIT_INPUT)
+		return;
+	argv[0] = (char *)"lab";	/* the path of the binary says nothing */
+	if ((line = lab_redact_argv(argc, argv)) == NULL)
+		return;
+	memset(&a, 0, sizeof(a));
+	a.time = call->now;
+	a.user = pw != NULL ? pw->pw_name : "?";
+	a.command = call->label;
+	a.argv = line;
+	a.result = rc;
+	a.message = err->code != LAB_EXIT_OK ? (char *)err->msg : NULL;
+	lab_err_init(&e);
+	if (lab_db_audit_add(call->db, &a, &e) == -1)
+		fprintf(stderr, "lab: %s: %s\n", call->label, e.msg);
+	free(line);
+}
+
+int
+main(int argc, char **argv)
+{
+	struct lab_call		 call;
+	struct lab_err		 err;
+	const struct lab_verb	*v;
+	int			 i = 1, rc;
+
+	memset(&call, 0, sizeof(call));
+	defaults(&call);
+	lab_err_init(&err);
+	/* options before the command: only the shared ones */
+	for (; i < argc && argv[i][0] == '-'; i++) {
+		if (strcmp(argv[i], "--version") == 0) {
+			printf("lab %s\n", LAB_VERSION);
+			return LAB_EXIT_OK;
+		}
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
+			cmd_help_all(stdout);
+			return LAB_EXIT_OK;
+		}
+		if ((strcmp(argv[i], "--db") == 0 ||
+		    strcmp(argv[i], "--credentials") == 0) && i + 1 < argc) {
+			if (argv[i][2] == 'd')
+				call.db_path = argv[i + 1];
+			else
+				call.cred_path = argv[i + 1];
+			i++;
+			continue;
+		}
+		if (strncmp(argv[i], "--db=", 5) == 0) {
+			call.db_path = argv[i] + 5;
+			continue;
+		}
+		if (strncmp(argv[i], "--credentials=", 14) == 0) {
+			call.cred_path = argv[i] + 14;
+			continue;
+		}
+		fprintf(stderr, "lab: unknown option '%s' before the command\n"
+		    "usage: lab [--db PATH] [--credentials PATH] COMMAND ...\n",
+		    argv[i]);
+		return LAB_EXIT_INPUT;
+	}
+	if (i == argc) {
+		cmd_help_all(stderr);
+		return LAB_EXIT_INPUT;
+	}
+	if ((call.cmd = find_cmd(argv[i])) == NULL)
+		return unknown_cmd(argv[i]);
+	i++;
+	v = call.cmd->verbs;
+	if (v[0].name != NULL) {
+		if (i == argc || strcmp(argv[i], "--help") == 0 ||
+		    strcmp(argv[i], "-h") == 0) {
+			cmd_usage(i == argc ? stderr : stdout, call.cmd, NULL);
+			return i == argc ? LAB_EXIT_INPUT : LAB_EXIT_OK;
+		}
+		for (; v->run != NULL; v++)
+			if (strcmp(v->name, argv[i]) == 0)
+				break;
+		if (v->run == NULL)
+			return unknown_verb(call.cmd, argv[i]);
+		i++;
+	}
+	call.verb = v;
+	snprintf(call.label, sizeof(call.label), "%s%s%s", call.cmd->name,
+	    v->name ? " " : "", v->name ? v->name : "");
+	/* getopt wants argv[0] first; argv[i - 1] stands in for it */
+	if (parse_opts(&call, argc - i + 1, argv + i - 1) == -1 ||
+	    check_arity(&call) == -1)
+		return LAB_EXIT_INPUT;
+	rc = v->run(&call, &err);
+	if (err.code != LAB_EXIT_OK) {
+		fprintf(stderr, "lab: %s: %s\n", call.label, err.msg);
+		if (rc == LAB_EXIT_OK)
+			rc = (int)err.code;
+	}
+	audit(&call, argc, argv, rc, &err);
+	lab_db_free(call.db);
+	if (fflush(stdout) == EOF && rc == LAB_EXIT_OK) {
+		fprintf(stderr, "lab: %s: cannot write output: %s\n",
+		    call.label, strerror(errno));
+		rc = LAB_EXIT_ENV;
+	}
+	return rc;
+}

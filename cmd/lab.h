@@ -1,0 +1,105 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_CMD_H
+#define LAB_CMD_H
+
+#include <stdint.h>
+#include <stdio.h>
+
+#include "lab/db.h"
+#include "lab/err.h"
+#include "lab/inventory.h"
+#include "lab/str.h"
+
+#define LAB_ARGS_ANY	-1
+#define LAB_MAX_OPTS	16
+
+/* What a verb accepts and does; the dispatcher checks these first. */
+enum lab_verb_flags {
+	LAB_VERB_JSON = 1 << 0,		/* takes --json */
+	LAB_VERB_DRYRUN = 1 << 1,	/* takes --dry-run */
+	LAB_VERB_TARGETS = 1 << 2,	/* takes targets and --all */
+	LAB_VERB_MUTATES = 1 << 3,	/* recorded in the audit log */
+};
+
+/* An option of one verb, beside its handler. */
+struct lab_opt {
+	const char	*name;		/* long name, without "--" */
+	const char	*arg;		/* "FILE" when it takes a value, else NULL */
+	const char	*help;
+};
+
+struct lab_call;
+
+struct lab_verb {
+	const char		*name;	/* NULL: the command takes no verb */
+	const char		*args;	/* "PATH...", for usage */
+	int			 min;
+	int			 max;	/* LAB_ARGS_ANY: no limit */
+	int			 flags;
+	int			(*run)(struct lab_call *, struct lab_err *);
+	const struct lab_opt	*opts;	/* NULL-name terminated, or NULL */
+	const char		*summary;
+};
+
+struct lab_cmd {
+	const char		*name;
+	const char		*summary;
+	const struct lab_verb	*verbs;	/* NULL-name terminated */
+};
+
+/* One parsed invocation, handed to a handler. */
+struct lab_call {
+	const struct lab_cmd	*cmd;
+	const struct lab_verb	*verb;
+	char			 label[64];	/* "import", "power on" */
+	int			 argc;		/* positional words */
+	char			**argv;
+	const char		*opt[LAB_MAX_OPTS];	/* by index in verb->opts */
+	const char		*db_path;
+	const char		*cred_path;
+	int			 json;
+	int			 dry_run;
+	int			 all;
+	int64_t			 now;
+	struct lab_db		*db;		/* opened by cmd_db(), audited */
+};
+
+extern const struct lab_cmd lab_cmd_export;
+extern const struct lab_cmd lab_cmd_help;
+extern const struct lab_cmd lab_cmd_import;
+extern const struct lab_cmd lab_cmd_init;
+extern const struct lab_cmd lab_cmd_log;
+extern const struct lab_cmd lab_cmd_ls;
+extern const struct lab_cmd lab_cmd_show;
+
+/* The command table, NULL-terminated (cmd/lab.c). */
+extern const struct lab_cmd *const lab_commands[];
+
+/* The value of a verb option, NULL when not given ("" for a flag). */
+const char	*cmd_opt(const struct lab_call *, const char *name);
+/* Opens the database for the call (kept in call->db). */
+int		 cmd_db(struct lab_call *, int flags, struct lab_err *);
+/* Opens the database and loads the inventory. */
+int		 cmd_inventory(struct lab_call *, struct lab_inventory **ret,
+		    struct lab_err *);
+/* Prints the usage of a command (and verb) to f. */
+void		 cmd_usage(FILE *, const struct lab_cmd *,
+		    const struct lab_verb *);
+/* Prints the list of commands and the exit codes. */
+void		 cmd_help_all(FILE *);
+/* Writes a buffer to stdout; returns -1 (with err) on a write error. */
+int		 cmd_write(struct lab_buf *, struct lab_err *);
+
+/* A text table sized to its contents. */
+struct table {
+	size_t		 ncols;
+	struct lab_strv	 cells;
+};
+
+void	table_init(struct table *, size_t ncols, ...);
+/* Adds a row of ncols strings; NULL prints as "-". */
+void	table_row(struct table *, ...);
+void	table_print(struct table *, FILE *);
+void	table_release(struct table *);
+
+#endif

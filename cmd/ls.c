@@ -1,0 +1,328 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/json.h"
+#include "lab/parse.h"
+#include "lab/render.h"
+#include "lab/target.h"
+#include "lab.h"
+
+/*
+ * The hosts to list: those the targets name, or all. sel[i] is set for
+ * each selected host of inv.
+ */
+static int
+select_hosts(struct lab_call *call, const struct lab_inventory *inv,
+    char **ret, struct lab_err *err)
+{
+	struct lab_strv	 names;
+	char		*sel;
+	size_t		 i, k = 0;
+
+	if ((sel = calloc(inv->nhosts + 1, 1)) == NULL)
+		return lab_err_oom(err);
+	if (call->argc == 0) {
+		memset(sel, 1, inv->nhosts);
+		*ret = sel;
+		return 0;
+	}
+	if (lab_target_resolve(inv, call->argv, (size_t)call->argc, call->all,
+	    &names, err) == -1) {
+		free(sel);
+		return -1;
+	}
+	/* both lists are in inventory order */
+	for (i = 0; i < inv->nhosts && k < names.n; i++)
+		if (strcmp(inv->hosts[i].name, names.v[k]) == 0) {
+			sel[i] = 1;
+			k++;
+		}
+	lab_strv_release(&names);
+	*ret = sel;
+	return 0;
+}
+
+static int
+finish_json(struct lab_buf *b, struct lab_err *err)
+{
+	int	rc = cmd_write(b, err);
+
+	lab_buf_release(b);
+	return rc == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;
+}
+
+static int
+ls_hosts(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	LAB_CLEANUP(lab_freep) char *sel = NULL;
+	const struct lab_host	*h;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 groups[256], bmc[300], nics[16], disks[16];
+	size_t			 i, k;
+
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    select_hosts(call, inv, &sel, err) == -1)
+		return err->code;
+	if (call->json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_arr_begin(&j);
+		for (i = 0; i < inv->nhosts; i++)
+			if (sel[i])
+				lab_render_host_json(&j, &inv->hosts[i]);
+		lab_json_arr_end(&j);
+		lab_json_end(&j);
+		return finish_json(&b, err);
+	}
+	table_init(&t, 7, "NAME", "MODEL", "ROLE", "GROUPS", "BMC", "NICS",
+	    "DISKS");
+	for (i = 0; i < inv->nhosts; i++) {
+		if (!sel[i])
+			continue;
+		h = &inv->hosts[i];
+		groups[0] = '\0';
+		for (k = 0; k < h->groups.n; k++)
+			snprintf(groups + strlen(groups), sizeof(groups) -
+			    strlen(groups), "%s%s", k ? "," : "", h->groups.v[k]);
+		if (h->bmc != NULL)
+			snprintf(bmc, sizeof(bmc), "%s %s", h->bmc->type,
+			    h->bmc->address);
+		else
+			snprintf(bmc, sizeof(bmc), "none");
+		snprintf(nics, sizeof(nics), "%zu", h->nnics);
+		snprintf(disks, sizeof(disks), "%zu", h->ndisks);
+		table_row(&t, h->name, h->model, h->role, groups, bmc, nics,
+		    disks);
+	}
+	table_print(&t, stdout);
+	table_release(&t);
+	return LAB_EXIT_OK;
+}
+
+static int
+ls_disks(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	LAB_CLEANUP(lab_freep) char *sel = NULL;
+	const struct lab_host	*h;
+	const struct lab_disk	*d;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 size[32];
+	size_t			 i, k;
+
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    select_hosts(call, inv, &sel, err) == -1)
+		return err->code;
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 5, "HOST", "SLOT", "KIND", "SIZE", "CONTROLLER");
+	for (i = 0; i < inv->nhosts; i++) {
+		h = &inv->hosts[i];
+		for (k = 0; sel[i] && k < h->ndisks; k++) {
+			d = &h->disks[k];
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "host", h->name);
+			lab_json_kstr(&j, "slot", d->slot);
+			lab_json_kstr(&j, "kind", d->kind);
+			lab_json_kint(&j, "size_bytes", (int64_t)d->size_bytes);
+			lab_json_kstr(&j, "controller", d->controller);
+			lab_json_obj_end(&j);
+			lab_format_size_human(d->size_bytes, size, sizeof(size));
+			table_row(&t, h->name, d->slot, d->kind, size,
+			    d->controller);
+		}
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	if (!call->json)
+		table_print(&t, stdout);
+	table_release(&t);
+	if (call->json)
+		return finish_json(&b, err);
+	lab_buf_release(&b);
+	return LAB_EXIT_OK;
+}
+
+static int
+ls_nics(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	LAB_CLEANUP(lab_freep) char *sel = NULL;
+	const struct lab_host	*h;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	size_t			 i, k;
+
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    select_hosts(call, inv, &sel, err) == -1)
+		return err->code;
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 3, "HOST", "NIC", "MAC");
+	for (i = 0; i < inv->nhosts; i++) {
+		h = &inv->hosts[i];
+		for (k = 0; sel[i] && k < h->nnics; k++) {
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "host", h->name);
+			lab_json_kstr(&j, "name", h->nics[k].name);
+			lab_json_kstr(&j, "mac", h->nics[k].mac);
+			lab_json_obj_end(&j);
+			table_row(&t, h->name, h->nics[k].name, h->nics[k].mac);
+		}
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	if (!call->json)
+		table_print(&t, stdout);
+	table_release(&t);
+	if (call->json)
+		return finish_json(&b, err);
+	lab_buf_release(&b);
+	return LAB_EXIT_OK;
+}
+
+static int
+ls_switches(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	const struct lab_switch	*s;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 port[16], snmp[96];
+	size_t			 i;
+	int			 a;
+
+	if (cmd_inventory(call, &inv, err) == -1)
+		return err->code;
+	for (a = 0; a < call->argc; a++)
+		if (lab_inventory_switch(inv, call->argv[a]) == NULL)
+			return lab_err_set(err, LAB_EXIT_INPUT, "unknown switch "
+			    "'%s' (see 'lab ls switches')", call->argv[a]);
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 5, "NAME", "MODEL", "ADDRESS", "PORT", "SNMP");
+	for (i = 0; i < inv->nswitches; i++) {
+		s = &inv->switches[i];
+		for (a = 0; a < call->argc; a++)
+			if (strcmp(call->argv[a], s->name) == 0)
+				break;
+		if (call->argc > 0 && a == call->argc)
+			continue;
+		lab_render_switch_json(&j, s);
+		snprintf(port, sizeof(port), "%d", s->port);
+		if (s->snmp.version != NULL)
+			snprintf(snmp, sizeof(snmp), "v%s %s", s->snmp.version,
+			    s->snmp.credential);
+		else
+			snprintf(snmp, sizeof(snmp), "none");
+		table_row(&t, s->name, s->model, s->address, port, snmp);
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	if (!call->json)
+		table_print(&t, stdout);
+	table_release(&t);
+	if (call->json)
+		return finish_json(&b, err);
+	lab_buf_release(&b);
+	return LAB_EXIT_OK;
+}
+
+static int
+ls_groups(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	struct lab_strv		 names;
+	const struct lab_group	*g;
+	struct lab_buf		 b, members;
+	struct lab_json		 j;
+	struct table		 t;
+	size_t			 i, k, n;
+	int			 a;
+	char			 count[16];
+
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    lab_inventory_group_names(inv, &names, err) == -1)
+		return err->code;
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 4, "GROUP", "HOSTS", "MEMBERS", "DESCRIPTION");
+	for (i = 0; i < names.n; i++) {
+		for (a = 0; a < call->argc; a++)
+			if (strcmp(call->argv[a], names.v[i]) == 0 ||
+			    (call->argv[a][0] == '@' &&
+			    strcmp(call->argv[a] + 1, names.v[i]) == 0))
+				break;
+		if (call->argc > 0 && a == call->argc)
+			continue;
+		g = NULL;
+		for (k = 0; k < inv->ngroups; k++)
+			if (strcmp(inv->groups[k].name, names.v[i]) == 0)
+				g = &inv->groups[k];
+		lab_json_obj_begin(&j);
+		lab_json_kstr(&j, "name", names.v[i]);
+		lab_json_kstr(&j, "description", g ? g->description : NULL);
+		lab_json_key(&j, "hosts");
+		lab_json_arr_begin(&j);
+		lab_buf_init(&members);
+		for (k = 0, n = 0; k < inv->nhosts; k++)
+			if (lab_strv_find(&inv->hosts[k].groups,
+			    names.v[i]) >= 0) {
+				lab_json_str(&j, inv->hosts[k].name);
+				lab_buf_addf(&members, "%s%s", n++ ? "," : "",
+				    inv->hosts[k].name);
+			}
+		lab_json_arr_end(&j);
+		lab_json_obj_end(&j);
+		snprintf(count, sizeof(count), "%zu", n);
+		table_row(&t, names.v[i], count, members.s,
+		    g ? g->description : NULL);
+		lab_buf_release(&members);
+	}
+	lab_strv_release(&names);
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	if (!call->json)
+		table_print(&t, stdout);
+	table_release(&t);
+	if (call->json)
+		return finish_json(&b, err);
+	lab_buf_release(&b);
+	return LAB_EXIT_OK;
+}
+
+static const struct lab_verb ls_verbs[] = {
+	{ "hosts", "[TARGET...]", 0, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_TARGETS, ls_hosts, NULL,
+	  "list hosts: model, role, groups, BMC, NIC and disk counts" },
+	{ "disks", "[TARGET...]", 0, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_TARGETS, ls_disks, NULL,
+	  "list disks: slot, kind, size and controller" },
+	{ "nics", "[TARGET...]", 0, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_TARGETS, ls_nics, NULL,
+	  "list NICs and their MACs" },
+	{ "switches", "[SWITCH...]", 0, LAB_ARGS_ANY, LAB_VERB_JSON,
+	  ls_switches, NULL, "list switches and their SNMP settings" },
+	{ "groups", "[GROUP...]", 0, LAB_ARGS_ANY, LAB_VERB_JSON, ls_groups,
+	  NULL, "list groups and their hosts" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_ls = {
+	.name = "ls",
+	.summary = "list hosts, disks, NICs, switches or groups",
+	.verbs = ls_verbs,
+};

@@ -1,0 +1,124 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+
+#include "lab/json.h"
+#include "lab/model.h"
+#include "lab/parse.h"
+#include "lab/render.h"
+#include "lab/target.h"
+#include "lab.h"
+
+static void
+show_host(const struct lab_host *h)
+{
+	const struct lab_model	*m = lab_model_find(h->model);
+	char			 size[32], exact[32];
+	size_t			 i;
+
+	printf("host:     %s\n", h->name);
+	printf("model:    %s%s%s%s\n", h->model, m ? " (" : "",
+	    m ? m->name : "", m ? ")" : "");
+	if (h->role != NULL)
+		printf("role:     %s\n", h->role);
+	printf("groups:   ");
+	for (i = 0; i < h->groups.n; i++)
+		printf("%s%s", i ? ", " : "", h->groups.v[i]);
+	printf("%s\n", h->groups.n ? "" : "-");
+	if (h->bmc != NULL)
+		printf("bmc:      %s at %s:%d, credential '%s', cipher suite "
+		    "%d\n", h->bmc->type, h->bmc->address, h->bmc->port,
+		    h->bmc->credential, h->bmc->cipher_suite);
+	else
+		printf("bmc:      none recorded\n");
+	printf("nics:\n");
+	for (i = 0; i < h->nnics; i++)
+		printf("  %-8s %s\n", h->nics[i].name, h->nics[i].mac);
+	if (h->nnics == 0)
+		printf("  -\n");
+	printf("disks:\n");
+	for (i = 0; i < h->ndisks; i++) {
+		lab_format_size_human(h->disks[i].size_bytes, size,
+		    sizeof(size));
+		lab_format_size(h->disks[i].size_bytes, exact, sizeof(exact));
+		printf("  slot %-6s %-5s %-9s (%s)%s%s\n", h->disks[i].slot,
+		    h->disks[i].kind, size, exact,
+		    h->disks[i].controller ? " on " : "",
+		    h->disks[i].controller ? h->disks[i].controller : "");
+	}
+	if (h->ndisks == 0)
+		printf("  -\n");
+	if (m != NULL && m->note != NULL)
+		printf("note:     %s\n", m->note);
+}
+
+static void
+show_switch(const struct lab_switch *s)
+{
+	const struct lab_model	*m = lab_model_find(s->model);
+
+	printf("switch:   %s\n", s->name);
+	printf("model:    %s%s%s%s\n", s->model, m ? " (" : "",
+	    m ? m->name : "", m ? ")" : "");
+	printf("address:  %s:%d\n", s->address, s->port);
+	if (s->snmp.version != NULL)
+		printf("snmp:     v%s, credential '%s'%s%s\n", s->snmp.version,
+		    s->snmp.credential, s->snmp.context ? ", context " : "",
+		    s->snmp.context ? s->snmp.context : "");
+	else
+		printf("snmp:     none\n");
+	if (m != NULL && m->note != NULL)
+		printf("note:     %s\n", m->note);
+}
+
+static int
+show_run(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	const struct lab_host	*h;
+	const struct lab_switch	*s;
+	struct lab_strv		 none;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	int			 rc;
+
+	if (cmd_inventory(call, &inv, err) == -1)
+		return err->code;
+	h = lab_inventory_host(inv, call->argv[0]);
+	s = lab_inventory_switch(inv, call->argv[0]);
+	if (h == NULL && s == NULL) {
+		/* the target parser words the error, with a suggestion */
+		if (lab_target_resolve(inv, call->argv, 1, 0, &none, err) == 0)
+			lab_strv_release(&none);
+		return LAB_EXIT_INPUT;
+	}
+	if (!call->json) {
+		if (h != NULL)
+			show_host(h);
+		else
+			show_switch(s);
+		return LAB_EXIT_OK;
+	}
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	if (h != NULL)
+		lab_render_host_json(&j, h);
+	else
+		lab_render_switch_json(&j, s);
+	lab_json_end(&j);
+	rc = cmd_write(&b, err);
+	lab_buf_release(&b);
+	return rc == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;
+}
+
+static const struct lab_verb show_verbs[] = {
+	{ NULL, "HOST|SWITCH", 1, 1, LAB_VERB_JSON, show_run, NULL,
+	  "show everything recorded about one host or switch" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_show = {
+	.name = "show",
+	.summary = "show one host or switch",
+	.verbs = show_verbs,
+};

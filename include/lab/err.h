@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_ERR_H
+#define LAB_ERR_H
+
+#include "lab/macro.h"
+
+/*
+ * Exit codes, listed once here and in the README:
+ *	0 all ok, 1 some targets failed, 2 usage or input error,
+ *	3 environment error (database, credentials, missing file).
+ */
+enum lab_exit {
+	LAB_EXIT_OK = 0,
+	LAB_EXIT_PARTIAL = 1,
+	LAB_EXIT_INPUT = 2,
+	LAB_EXIT_ENV = 3,
+};
+
+/*
+ * The one error type. Library functions take it last, return -1 (or NULL)
+ * on failure and fill it; the first error wins, callers may add context
+ * with lab_err_prefix() while unwinding. cmd/lab.c prints it once.
+ */
+struct lab_err {
+	enum lab_exit	 code;		/* LAB_EXIT_OK while unset */
+	char		 msg[512];	/* fixed size: no allocation on the error path */
+};
+
+/* Clears an error. */
+void	lab_err_init(struct lab_err *);
+/* Sets the error unless one is already set; always returns -1. */
+int	lab_err_set(struct lab_err *, enum lab_exit, const char *, ...)
+	    LAB_PRINTF(3, 4);
+/* Prepends "ctx: " to a set error. */
+void	lab_err_prefix(struct lab_err *, const char *, ...) LAB_PRINTF(2, 3);
+/* Sets an out-of-memory error (LAB_EXIT_ENV); returns -1. */
+int	lab_err_oom(struct lab_err *);
+
+#endif

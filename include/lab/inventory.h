@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_INVENTORY_H
+#define LAB_INVENTORY_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/err.h"
+#include "lab/str.h"
+
+/*
+ * The lab's declared shape: what the inventory YAML says and what the
+ * database holds. All strings are owned by the inventory. Optional
+ * strings are NULL when absent.
+ */
+
+/* Where a thing was declared; file points into lab_inventory.files. */
+struct lab_loc {
+	const char	*file;
+	int		 line;
+	int		 col;
+};
+
+struct lab_bmc {
+	char		*type;		/* rac | ilo2 | ipmi */
+	char		*address;
+	int		 port;		/* default 623 */
+	char		*credential;	/* a name in the credentials file */
+	int		 cipher_suite;	/* default 3; 0 is refused */
+	struct lab_loc	 loc;
+};
+
+struct lab_nic {
+	char		*name;
+	char		*mac;		/* "00:26:55:d1:0a:01" */
+	struct lab_loc	 loc;
+};
+
+struct lab_disk {
+	char		*slot;		/* "1", "odd" */
+	char		*kind;		/* sata | sas | ssd | nvme */
+	uint64_t	 size_bytes;
+	char		*controller;	/* "onboard", "sc44ge", ... or NULL */
+	struct lab_loc	 loc;
+};
+
+struct lab_host {
+	char		*name;
+	char		*model;
+	char		*role;
+	struct lab_strv	 groups;	/* in declared order */
+	struct lab_bmc	*bmc;		/* NULL: no BMC */
+	struct lab_nic	*nics;
+	size_t		 nnics;
+	struct lab_disk	*disks;
+	size_t		 ndisks;
+	struct lab_loc	 loc;
+};
+
+struct lab_snmp {
+	char		*version;	/* "1", "2c" or "3" */
+	char		*credential;
+	char		*context;	/* SNMPv3 context, or NULL */
+	int		 timeout_ms;	/* 0: the default */
+	int		 retries;	/* -1: the default */
+};
+
+struct lab_switch {
+	char		*name;
+	char		*model;
+	char		*address;
+	int		 port;		/* default 161 */
+	struct lab_snmp	 snmp;
+	struct lab_loc	 loc;
+};
+
+/* A group declared under groups: (hosts may name groups not declared). */
+struct lab_group {
+	char		*name;
+	char		*description;
+	struct lab_loc	 loc;
+};
+
+/* A warning found while loading: the inventory contradicts its model. */
+struct lab_warning {
+	struct lab_loc	 loc;
+	char		*msg;
+};
+
+struct lab_inventory {
+	struct lab_host		*hosts;
+	size_t			 nhosts;
+	struct lab_switch	*switches;
+	size_t			 nswitches;
+	struct lab_group	*groups;
+	size_t			 ngroups;
+	struct lab_warning	*warnings;
+	size_t			 nwarnings;
+	struct lab_strv		 files;		/* owns the loc file names */
+};
+
+/* An empty inventory, or NULL when out of memory. */
+struct lab_inventory	*lab_inventory_new(void);
+/* Frees an inventory; NULL is a no-op. */
+void			 lab_inventory_free(struct lab_inventory *);
+/* For LAB_CLEANUP. */
+void			 lab_inventory_freep(struct lab_inventory **);
+
+/*
+ * Loads YAML files into inv, which may already hold earlier files:
+ * duplicates across files are found. paths may name files or folders
+ * (every *.yaml and *.yml in a folder, in name order). On error (exit 2
+ * for bad input, naming file:line:column; 3 when a file cannot be read)
+ * returns -1; inv is then in an unspecified but freeable state.
+ */
+int	lab_inventory_load(struct lab_inventory *inv, char *const *paths,
+	    size_t npaths, struct lab_err *err);
+
+/* Loads YAML from memory, as if read from a file called name. */
+int	lab_inventory_load_buf(struct lab_inventory *inv, const char *name,
+	    const char *buf, size_t len, struct lab_err *err);
+
+/* Sorts hosts, switches and groups by name (the database's order). */
+void	lab_inventory_sort(struct lab_inventory *);
+
+/* The host named name, or NULL. */
+struct lab_host		*lab_inventory_host(const struct lab_inventory *,
+			    const char *name);
+/* The switch named name, or NULL. */
+struct lab_switch	*lab_inventory_switch(const struct lab_inventory *,
+			    const char *name);
+
+/*
+ * Every group name: declared ones and those hosts name, sorted, unique.
+ * Returns -1 when out of memory.
+ */
+int	lab_inventory_group_names(const struct lab_inventory *,
+	    struct lab_strv *ret, struct lab_err *err);
+
+/*
+ * Writes the inventory as YAML that lab_inventory_load reads back to the
+ * same inventory. *ret is caller-owned.
+ */
+int	lab_inventory_to_yaml(const struct lab_inventory *, char **ret,
+	    struct lab_err *err);
+
+#endif

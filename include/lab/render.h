@@ -1,0 +1,33 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_RENDER_H
+#define LAB_RENDER_H
+
+#include <stddef.h>
+
+#include "lab/db.h"
+#include "lab/inventory.h"
+#include "lab/json.h"
+
+/*
+ * JSON shapes of the inventory. These are contracts (documented in the
+ * README): add members, never rename them.
+ */
+
+/*
+ * One host: name, model, role, groups, bmc (null or type, address, port,
+ * credential, cipher_suite), nics [name, mac], disks [slot, kind,
+ * size_bytes, controller].
+ */
+void	lab_render_host_json(struct lab_json *, const struct lab_host *);
+/* One switch: name, model, address, port, snmp. */
+void	lab_render_switch_json(struct lab_json *, const struct lab_switch *);
+/* The whole inventory: {groups, hosts, switches}. */
+void	lab_render_inventory_json(struct lab_json *,
+	    const struct lab_inventory *);
+/* One audit entry: id, time (ISO 8601 UTC), user, command, argv, result,
+ * message. */
+void	lab_render_audit_json(struct lab_json *, const struct lab_audit *);
+/* Formats a time as ISO 8601 UTC ("2026-11-30T18:53:45Z"); buf of 32. */
+void	lab_format_time(int64_t, char *buf, size_t len);
+
+#endif

@@ -1,0 +1,66 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_STR_H
+#define LAB_STR_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/macro.h"
+
+/*
+ * A growable string. On allocation failure the buffer remembers it
+ * (oom = 1) and later appends do nothing, so callers check once at the end.
+ * s is always NUL-terminated once anything was added; it may be NULL before.
+ */
+struct lab_buf {
+	char	*s;
+	size_t	 len;
+	size_t	 cap;
+	int	 oom;
+};
+
+/* Zeroes a stack buffer. */
+void	lab_buf_init(struct lab_buf *);
+/* Frees the buffer's memory and zeroes it. */
+void	lab_buf_release(struct lab_buf *);
+/* Appends n bytes. */
+void	lab_buf_add(struct lab_buf *, const char *, size_t);
+/* Appends a C string. */
+void	lab_buf_adds(struct lab_buf *, const char *);
+/* Appends one character. */
+void	lab_buf_addc(struct lab_buf *, char);
+/* Appends formatted text. */
+void	lab_buf_addf(struct lab_buf *, const char *, ...) LAB_PRINTF(2, 3);
+/* Returns the string (never NULL: "" when empty) and gives up ownership. */
+char	*lab_buf_steal(struct lab_buf *);
+
+/* A NULL-terminated vector of owned strings. */
+struct lab_strv {
+	char	**v;
+	size_t	  n;
+	size_t	  cap;
+};
+
+/* Zeroes a vector. */
+void	lab_strv_init(struct lab_strv *);
+/* Frees every string and the vector. */
+void	lab_strv_release(struct lab_strv *);
+/* Appends a copy of s; returns -1 on allocation failure. */
+int	lab_strv_add(struct lab_strv *, const char *);
+/* Appends s itself (taking ownership); returns -1 (and frees s) on failure. */
+int	lab_strv_take(struct lab_strv *, char *);
+/* Returns the index of s, or -1. */
+long	lab_strv_find(const struct lab_strv *, const char *);
+
+/* strdup that accepts NULL (returning NULL). */
+char	*lab_strdup(const char *);
+/* Allocates a formatted string, or NULL. */
+char	*lab_asprintf(const char *, ...) LAB_PRINTF(1, 2);
+
+/*
+ * The candidate nearest to word by edit distance, if near enough to be a
+ * plausible typo; else NULL. The pointer is one of cands.
+ */
+const char *lab_suggest(const char *word, const char *const *cands, size_t n);
+
+#endif

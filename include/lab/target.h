@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_TARGET_H
+#define LAB_TARGET_H
+
+#include <stddef.h>
+
+#include "lab/err.h"
+#include "lab/inventory.h"
+#include "lab/str.h"
+
+/*
+ * Targets name hosts for every command that acts on several:
+ *
+ *	microserver1		one host
+ *	microserver[1-3]	a range; ml11[0,5] a list; [01-10] keeps width
+ *	@nas			every host in a group
+ *	!name, !@group		take these out again
+ *	a,b,@c			several in one word (commas outside brackets)
+ *
+ * Unknown names are an error naming the nearest known ones: a typo never
+ * silently drops a host from a power-off.
+ */
+
+#define LAB_RANGE_MAX	100000	/* names one pattern may expand to */
+
+/* Expands one pattern with [..] ranges into names, in order. */
+int	lab_range_expand(const char *pattern, struct lab_strv *ret,
+	    struct lab_err *err);
+
+/*
+ * Resolves target words against an inventory sorted by name (as
+ * lab_db_inventory_load gives it). all selects every host before the
+ * exclusions. ret receives host names in inventory order, each once.
+ * Errors are LAB_EXIT_INPUT.
+ */
+int	lab_target_resolve(const struct lab_inventory *inv, char *const *words,
+	    size_t nwords, int all, struct lab_strv *ret, struct lab_err *err);
+
+#endif

@@ -1,0 +1,666 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stddef.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/db.h"
+#include "lab/str.h"
+#include "db-priv.h"
+
+/* The statements one apply needs, prepared once. */
+struct stmts {
+	sqlite3_stmt	*host_ins, *host_upd, *host_del;
+	sqlite3_stmt	*bmc_del, *bmc_ins, *nic_del, *nic_ins;
+	sqlite3_stmt	*disk_del, *disk_ins, *hg_del, *hg_ins;
+	sqlite3_stmt	*grp_put, *grp_del;
+	sqlite3_stmt	*sw_ins, *sw_upd, *sw_del;
+};
+
+static const struct {
+	size_t		 off;
+	const char	*sql;
+} stmt_sql[] = {
+#define S(f, q) { offsetof(struct stmts, f), q }
+	S(host_ins, "INSERT INTO hosts (name, model, role, created_at, "
+	    "updated_at) VALUES (?1, ?2, ?3, ?4, ?4)"),
+	S(host_upd, "UPDATE hosts SET model = ?2, role = ?3, updated_at = ?4 "
+	    "WHERE name = ?1"),
+	S(host_del, "DELETE FROM hosts WHERE name = ?1"),
+	S(bmc_del, "DELETE FROM bmcs WHERE host_id = "
+	    "(SELECT id FROM hosts WHERE name = ?1)"),
+	S(bmc_ins, "INSERT INTO bmcs (host_id, type, address, port, "
+	    "credential, cipher_suite) SELECT id, ?2, ?3, ?4, ?5, ?6 "
+	    "FROM hosts WHERE name = ?1"),
+	S(nic_del, "DELETE FROM nics WHERE host_id = "
+	    "(SELECT id FROM hosts WHERE name = ?1)"),
+	S(nic_ins, "INSERT INTO nics (host_id, position, name, mac) "
+	    "SELECT id, ?2, ?3, ?4 FROM hosts WHERE name = ?1"),
+	S(disk_del, "DELETE FROM disks WHERE host_id = "
+	    "(SELECT id FROM hosts WHERE name = ?1)"),
+	S(disk_ins, "INSERT INTO disks (host_id, position, slot, kind, "
+	    "size_bytes, controller) SELECT id, ?2, ?3, ?4, ?5, ?6 "
+	    "FROM hosts WHERE name = ?1"),
+	S(hg_del, "DELETE FROM host_groups WHERE host_id = "
+	    "(SELECT id FROM hosts WHERE name = ?1)"),
+	S(hg_ins, "INSERT INTO host_groups (host_id, group_id, position) "
+	    "SELECT h.id, g.id, ?3 FROM hosts h, groups g "
+	    "WHERE h.name = ?1 AND g.name = ?2"),
+	S(grp_put, "INSERT INTO groups (name, description, declared) "
+	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
+	    "description = excluded.description, declared = excluded.declared"),
+	S(grp_del, "DELETE FROM groups WHERE name = ?1"),
+	S(sw_ins, "INSERT INTO switches (name, model, address, port, "
+	    "snmp_version, snmp_credential, snmp_context, snmp_timeout_ms, "
+	    "snmp_retries, created_at, updated_at) "
+	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?10)"),
+	S(sw_upd, "UPDATE switches SET model = ?2, address = ?3, port = ?4, "
+	    "snmp_version = ?5, snmp_credential = ?6, snmp_context = ?7, "
+	    "snmp_timeout_ms = ?8, snmp_retries = ?9, updated_at = ?10 "
+	    "WHERE name = ?1"),
+	S(sw_del, "DELETE FROM switches WHERE name = ?1"),
+#undef S
+};
+
+struct apply {
+	struct lab_db		*db;
+	struct stmts		 st;
+	struct lab_changes	*ch;
+	int64_t			 now;
+	struct lab_err		*err;
+};
+
+static void
+stmts_release(struct stmts *st)
+{
+	size_t	i;
+
+	for (i = 0; i < LAB_ARRAY_SIZE(stmt_sql); i++)
+		sqlite3_finalize(*(sqlite3_stmt **)((char *)st +
+		    stmt_sql[i].off));
+	memset(st, 0, sizeof(*st));
+}
+
+static int
+stmts_prepare(struct lab_db *db, struct stmts *st, struct lab_err *err)
+{
+	size_t	i;
+
+	for (i = 0; i < LAB_ARRAY_SIZE(stmt_sql); i++)
+		if (db_prepare(db, stmt_sql[i].sql, (sqlite3_stmt **)
+		    ((char *)st + stmt_sql[i].off), err) == -1) {
+			stmts_release(st);
+			return -1;
+		}
+	return 0;
+}
+
+/* Steps a bound write statement once and resets it. */
+static int
+run(struct apply *a, sqlite3_stmt *st, const char *what)
+{
+	int	rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(a->db, a->err, what);
+	return 0;
+}
+
+static int
+add_change(struct lab_changes *ch, enum lab_change_op op, const char *what,
+    const char *name, char *detail)
+{
+	struct lab_change	*v;
+
+	v = realloc(ch->v, (ch->n + 1) * sizeof(*v));
+	if (v == NULL) {
+		free(detail);
+		return -1;
+	}
+	ch->v = v;
+	v = &ch->v[ch->n];
+	v->op = op;
+	v->what = what;
+	v->detail = detail;
+	if ((v->name = strdup(name)) == NULL) {
+		free(detail);
+		return -1;
+	}
+	ch->n++;
+	return 0;
+}
+
+/* Frees the changes. */
+void
+lab_changes_release(struct lab_changes *ch)
+{
+	size_t	i;
+
+	for (i = 0; i < ch->n; i++) {
+		free(ch->v[i].name);
+		free(ch->v[i].detail);
+	}
+	free(ch->v);
+	ch->v = NULL;
+	ch->n = 0;
+}
+
+static int
+streq(const char *a, const char *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return strcmp(a, b) == 0;
+}
+
+static void
+note(struct lab_buf *d, const char *field, const char *old, const char *new)
+{
+	if (d->len > 0)
+		lab_buf_adds(d, ", ");
+	if (old == NULL && new == NULL)
+		lab_buf_adds(d, field);
+	else
+		lab_buf_addf(d, "%s %s -> %s", field, old ? old : "(none)",
+		    new ? new : "(none)");
+}
+
+static int
+strv_eq(const struct lab_strv *a, const struct lab_strv *b)
+{
+	size_t	i;
+
+	if (a->n != b->n)
+		return 0;
+	for (i = 0; i < a->n; i++)
+		if (strcmp(a->v[i], b->v[i]) != 0)
+			return 0;
+	return 1;
+}
+
+static int
+bmc_eq(const struct lab_bmc *a, const struct lab_bmc *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return streq(a->type, b->type) && streq(a->address, b->address) &&
+	    a->port == b->port && streq(a->credential, b->credential) &&
+	    a->cipher_suite == b->cipher_suite;
+}
+
+static int
+nics_eq(const struct lab_host *a, const struct lab_host *b)
+{
+	size_t	i;
+
+	if (a->nnics != b->nnics)
+		return 0;
+	for (i = 0; i < a->nnics; i++)
+		if (!streq(a->nics[i].name, b->nics[i].name) ||
+		    !streq(a->nics[i].mac, b->nics[i].mac))
+			return 0;
+	return 1;
+}
+
+static int
+disks_eq(const struct lab_host *a, const struct lab_host *b)
+{
+	size_t	i;
+
+	if (a->ndisks != b->ndisks)
+		return 0;
+	for (i = 0; i < a->ndisks; i++)
+		if (!streq(a->disks[i].slot, b->disks[i].slot) ||
+		    !streq(a->disks[i].kind, b->disks[i].kind) ||
+		    a->disks[i].size_bytes != b->disks[i].size_bytes ||
+		    !streq(a->disks[i].controller, b->disks[i].controller))
+			return 0;
+	return 1;
+}
+
+/* What differs between two declarations of a host; "" when nothing. */
+static void
+host_diff(const struct lab_host *o, const struct lab_host *n,
+    struct lab_buf *d)
+{
+	if (!streq(o->model, n->model))
+		note(d, "model", o->model, n->model);
+	if (!streq(o->role, n->role))
+		note(d, "role", o->role, n->role);
+	if (!strv_eq(&o->groups, &n->groups))
+		note(d, "groups", NULL, NULL);
+	if (!bmc_eq(o->bmc, n->bmc)) {
+		if (o->bmc != NULL && n->bmc != NULL &&
+		    !streq(o->bmc->address, n->bmc->address))
+			note(d, "bmc address", o->bmc->address, n->bmc->address);
+		else
+			note(d, "bmc", NULL, NULL);
+	}
+	if (!nics_eq(o, n))
+		note(d, "nics", NULL, NULL);
+	if (!disks_eq(o, n))
+		note(d, "disks", NULL, NULL);
+}
+
+static void
+switch_diff(const struct lab_switch *o, const struct lab_switch *n,
+    struct lab_buf *d)
+{
+	if (!streq(o->model, n->model))
+		note(d, "model", o->model, n->model);
+	if (!streq(o->address, n->address))
+		note(d, "address", o->address, n->address);
+	if (o->port != n->port)
+		note(d, "port", NULL, NULL);
+	if (!streq(o->snmp.version, n->snmp.version) ||
+	    !streq(o->snmp.credential, n->snmp.credential) ||
+	    !streq(o->snmp.context, n->snmp.context) ||
+	    o->snmp.timeout_ms != n->snmp.timeout_ms ||
+	    o->snmp.retries != n->snmp.retries)
+		note(d, "snmp", NULL, NULL);
+}
+
+static int
+write_host(struct apply *a, const struct lab_host *h, int update)
+{
+	struct stmts	*st = &a->st;
+	size_t		 i;
+
+	sqlite3_stmt *hs = update ? st->host_upd : st->host_ins;
+	db_bind_text(hs, 1, h->name);
+	db_bind_text(hs, 2, h->model);
+	db_bind_text(hs, 3, h->role);
+	sqlite3_bind_int64(hs, 4, a->now);
+	if (run(a, hs, "write host") == -1)
+		return -1;
+	if (update) {
+		sqlite3_stmt *del[] = { st->bmc_del, st->nic_del,
+		    st->disk_del, st->hg_del };
+
+		for (i = 0; i < LAB_ARRAY_SIZE(del); i++) {
+			db_bind_text(del[i], 1, h->name);
+			if (run(a, del[i], "write host") == -1)
+				return -1;
+		}
+	}
+	if (h->bmc != NULL) {
+		db_bind_text(st->bmc_ins, 1, h->name);
+		db_bind_text(st->bmc_ins, 2, h->bmc->type);
+		db_bind_text(st->bmc_ins, 3, h->bmc->address);
+		sqlite3_bind_int(st->bmc_ins, 4, h->bmc->port);
+		db_bind_text(st->bmc_ins, 5, h->bmc->credential);
+		sqlite3_bind_int(st->bmc_ins, 6, h->bmc->cipher_suite);
+		if (run(a, st->bmc_ins, "write bmc") == -1)
+			return -1;
+	}
+	for (i = 0; i < h->nnics; i++) {
+		db_bind_text(st->nic_ins, 1, h->name);
+		sqlite3_bind_int64(st->nic_ins, 2, (sqlite3_int64)i);
+		db_bind_text(st->nic_ins, 3, h->nics[i].name);
+		db_bind_text(st->nic_ins, 4, h->nics[i].mac);
+		if (run(a, st->nic_ins, "write nic") == -1)
+			return -1;
+	}
+	for (i = 0; i < h->ndisks; i++) {
+		db_bind_text(st->disk_ins, 1, h->name);
+		sqlite3_bind_int64(st->disk_ins, 2, (sqlite3_int64)i);
+		db_bind_text(st->disk_ins, 3, h->disks[i].slot);
+		db_bind_text(st->disk_ins, 4, h->disks[i].kind);
+		sqlite3_bind_int64(st->disk_ins, 5,
+		    (sqlite3_int64)h->disks[i].size_bytes);
+		db_bind_text(st->disk_ins, 6, h->disks[i].controller);
+		if (run(a, st->disk_ins, "write disk") == -1)
+			return -1;
+	}
+	for (i = 0; i < h->groups.n; i++) {
+		db_bind_text(st->hg_ins, 1, h->name);
+		db_bind_text(st->hg_ins, 2, h->groups.v[i]);
+		sqlite3_bind_int64(st->hg_ins, 3, (sqlite3_int64)i);
+		if (run(a, st->hg_ins, "write group membership") == -1)
+			return -1;
+	}
+	return 0;
+}
+
+static int
+write_switch(struct apply *a, const struct lab_switch *s, int update)
+{
+	sqlite3_stmt	*st = update ? a->st.sw_upd : a->st.sw_ins;
+
+	db_bind_text(st, 1, s->name);
+	db_bind_text(st, 2, s->model);
+	db_bind_text(st, 3, s->address);
+	sqlite3_bind_int(st, 4, s->port);
+	db_bind_text(st, 5, s->snmp.version);
+	db_bind_text(st, 6, s->snmp.credential);
+	db_bind_text(st, 7, s->snmp.context);
+	if (s->snmp.timeout_ms > 0)
+		sqlite3_bind_int(st, 8, s->snmp.timeout_ms);
+	if (s->snmp.retries >= 0)
+		sqlite3_bind_int(st, 9, s->snmp.retries);
+	sqlite3_bind_int64(st, 10, a->now);
+	return run(a, st, "write switch");
+}
+
+static int
+delete_named(struct apply *a, sqlite3_stmt *st, const char *name)
+{
+	db_bind_text(st, 1, name);
+	return run(a, st, "delete");
+}
+
+static int
+cmp_hostp(const void *x, const void *y)
+{
+	return strcmp((*(const struct lab_host *const *)x)->name,
+	    (*(const struct lab_host *const *)y)->name);
+}
+
+static int
+cmp_switchp(const void *x, const void *y)
+{
+	return strcmp((*(const struct lab_switch *const *)x)->name,
+	    (*(const struct lab_switch *const *)y)->name);
+}
+
+/*
+ * Walks old (sorted) and new (sorted pointers) hosts together, recording
+ * each change and, when write, making it.
+ */
+static int
+merge_hosts(struct apply *a, const struct lab_inventory *cur,
+    const struct lab_host **nv, size_t nn, int flags, int write)
+{
+	struct lab_buf	 d;
+	size_t		 i = 0, j = 0;
+	int		 c;
+
+	while (i < cur->nhosts || j < nn) {
+		const struct lab_host	*o = i < cur->nhosts ? &cur->hosts[i] : NULL;
+		const struct lab_host	*n = j < nn ? nv[j] : NULL;
+
+		c = o == NULL ? 1 : n == NULL ? -1 : strcmp(o->name, n->name);
+		if (c < 0) {
+			i++;
+			if (!(flags & LAB_APPLY_PRUNE)) {
+				if (add_change(a->ch, LAB_CHANGE_KEEP, "host",
+				    o->name, NULL) == -1)
+					return lab_err_oom(a->err);
+				continue;
+			}
+			if (add_change(a->ch, LAB_CHANGE_REMOVE, "host",
+			    o->name, NULL) == -1)
+				return lab_err_oom(a->err);
+			if (write && delete_named(a, a->st.host_del, o->name))
+				return -1;
+		} else if (c > 0) {
+			j++;
+			if (add_change(a->ch, LAB_CHANGE_ADD, "host", n->name,
+			    NULL) == -1)
+				return lab_err_oom(a->err);
+			if (write && write_host(a, n, 0) == -1)
+				return -1;
+		} else {
+			i++;
+			j++;
+			lab_buf_init(&d);
+			host_diff(o, n, &d);
+			if (d.len == 0 && !d.oom)
+				continue;
+			if (add_change(a->ch, LAB_CHANGE_MODIFY, "host",
+			    n->name, lab_buf_steal(&d)) == -1)
+				return lab_err_oom(a->err);
+			if (write && write_host(a, n, 1) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static int
+merge_switches(struct apply *a, const struct lab_inventory *cur,
+    const struct lab_switch **nv, size_t nn, int flags, int write)
+{
+	struct lab_buf	 d;
+	size_t		 i = 0, j = 0;
+	int		 c;
+
+	while (i < cur->nswitches || j < nn) {
+		const struct lab_switch	*o = i < cur->nswitches ?
+		    &cur->switches[i] : NULL;
+		const struct lab_switch	*n = j < nn ? nv[j] : NULL;
+
+		c = o == NULL ? 1 : n == NULL ? -1 : strcmp(o->name, n->name);
+		if (c < 0) {
+			i++;
+			if (add_change(a->ch, flags & LAB_APPLY_PRUNE ?
+			    LAB_CHANGE_REMOVE : LAB_CHANGE_KEEP, "switch",
+			    o->name, NULL) == -1)
+				return lab_err_oom(a->err);
+			if ((flags & LAB_APPLY_PRUNE) && write &&
+			    delete_named(a, a->st.sw_del, o->name) == -1)
+				return -1;
+		} else if (c > 0) {
+			j++;
+			if (add_change(a->ch, LAB_CHANGE_ADD, "switch",
+			    n->name, NULL) == -1)
+				return lab_err_oom(a->err);
+			if (write && write_switch(a, n, 0) == -1)
+				return -1;
+		} else {
+			i++;
+			j++;
+			lab_buf_init(&d);
+			switch_diff(o, n, &d);
+			if (d.len == 0 && !d.oom)
+				continue;
+			if (add_change(a->ch, LAB_CHANGE_MODIFY, "switch",
+			    n->name, lab_buf_steal(&d)) == -1)
+				return lab_err_oom(a->err);
+			if (write && write_switch(a, n, 1) == -1)
+				return -1;
+		}
+	}
+	return 0;
+}
+
+static const struct lab_group *
+find_group(const struct lab_inventory *inv, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < inv->ngroups; i++)
+		if (strcmp(inv->groups[i].name, name) == 0)
+			return &inv->groups[i];
+	return NULL;
+}
+
+/*
+ * The groups after the apply: declared now, named by a host that stays,
+ * or (without prune) declared before. Each with its description and
+ * whether it is declared.
+ */
+struct fgroup {
+	const char	*name;
+	const char	*description;
+	int		 declared;
+};
+
+static int
+cmp_fgroup(const void *x, const void *y)
+{
+	return strcmp(((const struct fgroup *)x)->name,
+	    ((const struct fgroup *)y)->name);
+}
+
+static int
+final_groups(const struct lab_inventory *cur, const struct lab_inventory *inv,
+    int flags, struct fgroup **ret, size_t *retn)
+{
+	struct fgroup	*v;
+	size_t		 n = 0, max = inv->ngroups + cur->ngroups, i, j, k;
+
+	for (i = 0; i < inv->nhosts; i++)
+		max += inv->hosts[i].groups.n;
+	for (i = 0; i < cur->nhosts; i++)
+		max += cur->hosts[i].groups.n;
+	if ((v = calloc(max ? max : 1, sizeof(*v))) == NULL)
+		return -1;
+	/* order of precedence: declared now, declared before, implicit */
+	for (i = 0; i < inv->ngroups; i++)
+		v[n++] = (struct fgroup){ inv->groups[i].name,
+		    inv->groups[i].description, 1 };
+	if (!(flags & LAB_APPLY_PRUNE))
+		for (i = 0; i < cur->ngroups; i++)
+			v[n++] = (struct fgroup){ cur->groups[i].name,
+			    cur->groups[i].description, 1 };
+	for (i = 0; i < inv->nhosts; i++)
+		for (j = 0; j < inv->hosts[i].groups.n; j++)
+			v[n++] = (struct fgroup){ inv->hosts[i].groups.v[j],
+			    NULL, 0 };
+	if (!(flags & LAB_APPLY_PRUNE))
+		for (i = 0; i < cur->nhosts; i++) {
+			if (lab_inventory_host(inv, cur->hosts[i].name) != NULL)
+				continue;
+			for (j = 0; j < cur->hosts[i].groups.n; j++)
+				v[n++] = (struct fgroup){
+				    cur->hosts[i].groups.v[j], NULL, 0 };
+		}
+	/* a stable sort keeps the first (highest precedence) of each name */
+	for (i = 1; i < n; i++) {
+		struct fgroup	t = v[i];
+
+		for (k = i; k > 0 && cmp_fgroup(&v[k - 1], &t) > 0; k--)
+			v[k] = v[k - 1];
+		v[k] = t;
+	}
+	for (i = 0, k = 0; i < n; i++)
+		if (k == 0 || strcmp(v[k - 1].name, v[i].name) != 0)
+			v[k++] = v[i];
+	*ret = v;
+	*retn = k;
+	return 0;
+}
+
+static int
+merge_groups(struct apply *a, const struct lab_inventory *cur,
+    const struct fgroup *fv, size_t fn, int write_puts, int write_dels)
+{
+	struct lab_strv		 old;
+	const struct lab_group	*og;
+	size_t			 i = 0, j = 0;
+	int			 c, rc = -1;
+
+	if (lab_inventory_group_names(cur, &old, a->err) == -1)
+		return -1;
+	if (write_puts) {
+		for (j = 0; j < fn; j++) {
+			db_bind_text(a->st.grp_put, 1, fv[j].name);
+			db_bind_text(a->st.grp_put, 2, fv[j].description);
+			sqlite3_bind_int(a->st.grp_put, 3, fv[j].declared);
+			if (run(a, a->st.grp_put, "write group") == -1)
+				goto out;
+		}
+		rc = 0;
+		goto out;
+	}
+	while (i < old.n || j < fn) {
+		c = i == old.n ? 1 : j == fn ? -1 :
+		    strcmp(old.v[i], fv[j].name);
+		if (c < 0) {
+			if (add_change(a->ch, LAB_CHANGE_REMOVE, "group",
+			    old.v[i], NULL) == -1)
+				goto oom;
+			if (write_dels && delete_named(a, a->st.grp_del,
+			    old.v[i]) == -1)
+				goto out;
+			i++;
+		} else if (c > 0) {
+			if (add_change(a->ch, LAB_CHANGE_ADD, "group",
+			    fv[j].name, NULL) == -1)
+				goto oom;
+			j++;
+		} else {
+			og = find_group(cur, fv[j].name);
+			if (!streq(og ? og->description : NULL,
+			    fv[j].description) && add_change(a->ch,
+			    LAB_CHANGE_MODIFY, "group", fv[j].name,
+			    lab_strdup("description")) == -1)
+				goto oom;
+			i++;
+			j++;
+		}
+	}
+	rc = 0;
+	goto out;
+oom:
+	lab_err_oom(a->err);
+out:
+	lab_strv_release(&old);
+	return rc;
+}
+
+/* Makes the database hold inv, in one transaction. */
+int
+lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
+    int flags, int64_t now, struct lab_changes *ret, struct lab_err *err)
+{
+	struct apply		 a;
+	struct lab_changes	 ch = { NULL, 0 };
+	struct lab_inventory	*cur = NULL;
+	const struct lab_host	**hv = NULL;
+	const struct lab_switch	**sv = NULL;
+	struct fgroup		*fv = NULL;
+	size_t			 i, fn = 0;
+	int			 write = !(flags & LAB_APPLY_DRY_RUN), rc = -1;
+
+	memset(&a, 0, sizeof(a));
+	a.db = db;
+	a.ch = &ch;
+	a.now = now;
+	a.err = err;
+	hv = calloc(inv->nhosts + 1, sizeof(*hv));
+	sv = calloc(inv->nswitches + 1, sizeof(*sv));
+	if (hv == NULL || sv == NULL) {
+		lab_err_oom(err);
+		goto out;
+	}
+	for (i = 0; i < inv->nhosts; i++)
+		hv[i] = &inv->hosts[i];
+	for (i = 0; i < inv->nswitches; i++)
+		sv[i] = &inv->switches[i];
+	qsort(hv, inv->nhosts, sizeof(*hv), cmp_hostp);
+	qsort(sv, inv->nswitches, sizeof(*sv), cmp_switchp);
+	if (write && (stmts_prepare(db, &a.st, err) == -1 ||
+	    lab_db_begin(db, err) == -1))
+		goto out;
+	if (lab_db_inventory_load(db, &cur, err) == -1)
+		goto out;
+	if (final_groups(cur, inv, flags, &fv, &fn) == -1) {
+		lab_err_oom(err);
+		goto out;
+	}
+	/* groups first: memberships written with the hosts refer to them */
+	if (merge_groups(&a, cur, fv, fn, write, 0) == -1 ||
+	    merge_hosts(&a, cur, hv, inv->nhosts, flags, write) == -1 ||
+	    merge_switches(&a, cur, sv, inv->nswitches, flags, write) == -1 ||
+	    merge_groups(&a, cur, fv, fn, 0, write) == -1)
+		goto out;
+	if (write && lab_db_commit(db, err) == -1)
+		goto out;
+	*ret = ch;
+	ch.v = NULL;
+	ch.n = 0;
+	rc = 0;
+out:
+	if (rc == -1 && write)
+		lab_db_rollback(db);
+	lab_changes_release(&ch);
+	stmts_release(&a.st);
+	lab_inventory_free(cur);
+	free(fv);
+	free(hv);
+	free(sv);
+	return rc;
+}

@@ -1,0 +1,312 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lab/cred.h"
+#include "lab/str.h"
+#include "yaml-priv.h"
+
+static const char *const cred_keys[] = { "username", "password", "community",
+	"auth_protocol", "auth_password", "priv_protocol", "priv_password",
+	"identity", NULL };
+
+static void
+wipe(char *s)
+{
+	if (s != NULL) {
+		explicit_bzero(s, strlen(s));
+		free(s);
+	}
+}
+
+static void
+cred_release(struct lab_cred *c)
+{
+	free(c->name);
+	wipe(c->username);
+	wipe(c->password);
+	wipe(c->community);
+	wipe(c->auth_protocol);
+	wipe(c->auth_password);
+	wipe(c->priv_protocol);
+	wipe(c->priv_password);
+	wipe(c->identity);
+}
+
+/* Wipes and frees. */
+void
+lab_creds_free(struct lab_creds *cs)
+{
+	size_t	i;
+
+	if (cs == NULL)
+		return;
+	for (i = 0; i < cs->n; i++)
+		cred_release(&cs->v[i]);
+	free(cs->v);
+	free(cs);
+}
+
+/* For LAB_CLEANUP. */
+void
+lab_creds_freep(struct lab_creds **p)
+{
+	lab_creds_free(*p);
+}
+
+static char **
+slot(struct lab_cred *c, const char *key)
+{
+	char	**f[] = { &c->username, &c->password, &c->community,
+		&c->auth_protocol, &c->auth_password, &c->priv_protocol,
+		&c->priv_password, &c->identity };
+	size_t	  i;
+
+	for (i = 0; cred_keys[i] != NULL; i++)
+		if (strcmp(cred_keys[i], key) == 0)
+			return f[i];
+	return NULL;
+}
+
+static int
+fail(const char *file, const struct ynode *n, const char *msg,
+    const char *arg, struct lab_err *err)
+{
+	return lab_err_set(err, LAB_EXIT_INPUT, "%s:%d:%d: %s%s%s", file,
+	    n->line, n->col, msg, arg ? arg : "", arg ? "'" : "");
+}
+
+static int
+load_entry(const char *file, const struct ynode *k, const struct ynode *v,
+    struct lab_cred *c, struct lab_err *err)
+{
+	const char	*near;
+	char		**f;
+	size_t		  i;
+
+	if ((c->name = strdup(k->value)) == NULL)
+		return lab_err_oom(err);
+	if (v->kind != YNODE_MAP)
+		return fail(file, v, "credential must be a mapping such as "
+		    "{username: admin, password: ...}", NULL, err);
+	for (i = 0; i + 1 < v->n; i += 2) {
+		if ((f = slot(c, v->items[i]->value)) == NULL) {
+			near = lab_suggest(v->items[i]->value, cred_keys,
+			    LAB_ARRAY_SIZE(cred_keys) - 1);
+			if (near != NULL)
+				return lab_err_set(err, LAB_EXIT_INPUT,
+				    "%s:%d:%d: unknown key '%.64s' in "
+				    "credential; did you mean '%s'?", file,
+				    v->items[i]->line, v->items[i]->col,
+				    v->items[i]->value, near);
+			return fail(file, v->items[i], "unknown key in "
+			    "credential: '", v->items[i]->value, err);
+		}
+		if (v->items[i + 1]->kind != YNODE_SCALAR)
+			return fail(file, v->items[i + 1], "a credential's "
+			    "values are strings", NULL, err);
+		if ((*f = strdup(v->items[i + 1]->value)) == NULL)
+			return lab_err_oom(err);
+	}
+	if (c->password == NULL && c->community == NULL &&
+	    c->auth_password == NULL && c->identity == NULL &&
+	    c->username == NULL)
+		return fail(file, v, "credential has no secret: give password, "
+		    "community, auth_password or identity", NULL, err);
+	return 0;
+}
+
+/* Reads credentials from memory. */
+int
+lab_creds_load_buf(const char *name, const char *buf, size_t len,
+    struct lab_creds **ret, struct lab_err *err)
+{
+	struct ynode		*root = NULL;
+	struct lab_creds	*cs;
+	size_t			 i;
+	int			 rc = -1;
+
+	if ((cs = calloc(1, sizeof(*cs))) == NULL)
+		return lab_err_oom(err);
+	if (yaml_tree_load(name, buf, len, &root, err) == -1)
+		goto out;
+	if (root == NULL || yaml_is_null(root)) {
+		rc = 0;
+		goto out;
+	}
+	if (root->kind != YNODE_MAP) {
+		fail(name, root, "the credentials file maps names to "
+		    "credentials", NULL, err);
+		goto out;
+	}
+	if ((cs->v = calloc(root->n / 2 + 1, sizeof(*cs->v))) == NULL) {
+		lab_err_oom(err);
+		goto out;
+	}
+	for (i = 0; i + 1 < root->n; i += 2)
+		if (load_entry(name, root->items[i], root->items[i + 1],
+		    &cs->v[cs->n++], err) == -1)
+			goto out;
+	rc = 0;
+out:
+	if (root != NULL) {
+		/* the tree holds secrets too */
+		for (i = 0; i < root->n; i++)
+			if (root->items[i]->kind == YNODE_MAP) {
+				size_t	j;
+
+				for (j = 0; j < root->items[i]->n; j++)
+					if (root->items[i]->items[j]->value)
+						explicit_bzero(root->items[i]->
+						    items[j]->value,
+						    root->items[i]->items[j]->len);
+			}
+		yaml_tree_free(root);
+	}
+	if (rc == 0)
+		*ret = cs;
+	else
+		lab_creds_free(cs);
+	return rc;
+}
+
+/* Reads the credentials file, refusing one others can read. */
+int
+lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
+{
+	struct stat	 st;
+	char		*buf;
+	size_t		 off = 0;
+	ssize_t		 n;
+	int		 fd, rc;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+		if (errno == ENOENT)
+			return lab_err_set(err, LAB_EXIT_ENV, "no credentials "
+			    "file at '%s' (create it with mode 0600, or set "
+			    "--credentials or LAB_CREDENTIALS)", path);
+		return lab_err_set(err, LAB_EXIT_ENV, "credentials file "
+		    "'%s': %s", path, strerror(errno));
+	}
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return lab_err_set(err, LAB_EXIT_ENV, "credentials file '%s' "
+		    "is not a regular file", path);
+	}
+	if (st.st_mode & 077) {
+		close(fd);
+		return lab_err_set(err, LAB_EXIT_ENV, "credentials file '%s' "
+		    "is open to group or others (mode %04o): run 'chmod 600 "
+		    "%s'", path, (unsigned)(st.st_mode & 07777), path);
+	}
+	if (st.st_size > 1024 * 1024) {
+		close(fd);
+		return lab_err_set(err, LAB_EXIT_INPUT, "%s:1:1: credentials "
+		    "file is too large", path);
+	}
+	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
+		close(fd);
+		return lab_err_oom(err);
+	}
+	while (off < (size_t)st.st_size &&
+	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+		off += (size_t)n;
+	close(fd);
+	rc = lab_creds_load_buf(path, buf, off, ret, err);
+	explicit_bzero(buf, off);
+	free(buf);
+	return rc;
+}
+
+/* The credential called name, or NULL. */
+const struct lab_cred *
+lab_creds_find(const struct lab_creds *cs, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; cs != NULL && i < cs->n; i++)
+		if (strcmp(cs->v[i].name, name) == 0)
+			return &cs->v[i];
+	return NULL;
+}
+
+static int
+secret_word(const char *s, size_t len)
+{
+	static const char *const words[] = { "pass", "secret", "community",
+		"token", "key", NULL };
+	char	low[64];
+	size_t	i;
+
+	if (len >= sizeof(low))
+		len = sizeof(low) - 1;
+	for (i = 0; i < len; i++)
+		low[i] = (char)(s[i] >= 'A' && s[i] <= 'Z' ? s[i] + 32 : s[i]);
+	low[len] = '\0';
+	for (i = 0; words[i] != NULL; i++)
+		if (strstr(low, words[i]) != NULL)
+			return 1;
+	return 0;
+}
+
+static void
+add_word(struct lab_buf *b, const char *w)
+{
+	const char	*p;
+	int		 plain = *w != '\0';
+
+	if (b->len > 0)
+		lab_buf_addc(b, ' ');
+	for (p = w; *p != '\0'; p++)
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		    "0123456789-_./:@,=+[]%", *p) == NULL)
+			plain = 0;
+	if (plain) {
+		lab_buf_adds(b, w);
+		return;
+	}
+	lab_buf_addc(b, '\'');
+	for (p = w; *p != '\0'; p++)
+		if (*p == '\'')
+			lab_buf_adds(b, "'\\''");
+		else
+			lab_buf_addc(b, *p);
+	lab_buf_addc(b, '\'');
+}
+
+/* The command line with secret values replaced by "***". */
+char *
+lab_redact_argv(int argc, char *const *argv)
+{
+	struct lab_buf	 b;
+	const char	*eq;
+	char		*w;
+	int		 i, hide_next = 0;
+
+	lab_buf_init(&b);
+	for (i = 0; i < argc; i++) {
+		if (hide_next) {
+			add_word(&b, "***");
+			hide_next = 0;
+			continue;
+		}
+		eq = strchr(argv[i], '=');
+		if (eq != NULL && secret_word(argv[i], (size_t)(eq - argv[i]))) {
+			w = lab_asprintf("%.*s=***", (int)(eq - argv[i]),
+			    argv[i]);
+			add_word(&b, w ? w : "***");
+			free(w);
+			continue;
+		}
+		if (argv[i][0] == '-' && eq == NULL &&
+		    secret_word(argv[i], strlen(argv[i])))
+			hide_next = 1;
+		add_word(&b, argv[i]);
+	}
+	return lab_buf_steal(&b);
+}

@@ -1,0 +1,339 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lab/db.h"
+#include "lab/str.h"
+#include "db-priv.h"
+#include "schema.h"
+
+#define NMIGRATIONS	((int)LAB_ARRAY_SIZE(schema_migrations))
+
+/* The schema version this build writes. */
+int
+lab_db_schema_version(void)
+{
+	return NMIGRATIONS;
+}
+
+/* Sets err from the handle's last error, naming the file. */
+int
+db_fail(struct lab_db *db, struct lab_err *err, const char *what)
+{
+	int	code = sqlite3_errcode(db->h);
+
+	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
+		    "locked by another process for more than %d s", db->path,
+		    what, LAB_DB_BUSY_MS / 1000);
+	return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: %s",
+	    db->path, what, sqlite3_errmsg(db->h));
+}
+
+/* Prepares sql or fails. */
+int
+db_prepare(struct lab_db *db, const char *sql, sqlite3_stmt **ret,
+    struct lab_err *err)
+{
+	if (sqlite3_prepare_v2(db->h, sql, -1, ret, NULL) != SQLITE_OK)
+		return db_fail(db, err, "prepare");
+	return 0;
+}
+
+/* A column as a newly allocated string. */
+char *
+db_text(sqlite3_stmt *st, int col)
+{
+	const unsigned char	*s = sqlite3_column_text(st, col);
+
+	return s != NULL ? strdup((const char *)s) : NULL;
+}
+
+/* Binds a string or NULL. */
+int
+db_bind_text(sqlite3_stmt *st, int idx, const char *s)
+{
+	if (s == NULL)
+		return sqlite3_bind_null(st, idx);
+	return sqlite3_bind_text(st, idx, s, -1, SQLITE_TRANSIENT);
+}
+
+static int
+exec(struct lab_db *db, const char *sql, const char *what,
+    struct lab_err *err)
+{
+	if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) != SQLITE_OK)
+		return db_fail(db, err, what);
+	return 0;
+}
+
+/* Creates each missing folder of path's parent, mode 0700. */
+static int
+make_parent(const char *path, struct lab_err *err)
+{
+	char	*dir, *p;
+	int	 rc = 0;
+
+	if ((dir = strdup(path)) == NULL)
+		return lab_err_oom(err);
+	if ((p = strrchr(dir, '/')) == NULL || p == dir) {
+		free(dir);
+		return 0;
+	}
+	*p = '\0';
+	for (p = dir + 1; rc == 0; p++) {
+		if (*p != '/' && *p != '\0')
+			continue;
+		char c = *p;
+
+		*p = '\0';
+		if (mkdir(dir, 0700) == -1 && errno != EEXIST)
+			rc = lab_err_set(err, LAB_EXIT_ENV, "cannot create "
+			    "folder '%s' for the database: %s", dir,
+			    strerror(errno));
+		*p = c;
+		if (c == '\0')
+			break;
+	}
+	free(dir);
+	return rc;
+}
+
+static int
+user_version(struct lab_db *db, int *ret, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (db_prepare(db, "PRAGMA user_version", &st, err) == -1)
+		return -1;
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW)
+		*ret = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW)
+		return db_fail(db, err, "read schema version");
+	return 0;
+}
+
+static int
+migrate(struct lab_db *db, struct lab_err *err)
+{
+	char	sql[64];
+	int	v, i;
+
+	if (user_version(db, &v, err) == -1)
+		return -1;
+	if (v > NMIGRATIONS)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s' has schema "
+		    "version %d, newer than this lab knows (%d): upgrade lab",
+		    db->path, v, NMIGRATIONS);
+	if (v == NMIGRATIONS)
+		return 0;
+	if (lab_db_begin(db, err) == -1)
+		return -1;
+	/* another process may have migrated while we waited for the lock */
+	if (user_version(db, &v, err) == -1)
+		goto fail;
+	for (i = v; i < NMIGRATIONS; i++) {
+		if (exec(db, schema_migrations[i], "migrate schema", err) == -1)
+			goto fail;
+		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d", i + 1);
+		if (exec(db, sql, "migrate schema", err) == -1)
+			goto fail;
+	}
+	return lab_db_commit(db, err);
+fail:
+	lab_db_rollback(db);
+	return -1;
+}
+
+/* Opens the database and brings its schema up to date. */
+int
+lab_db_open(const char *path, int flags, struct lab_db **ret,
+    struct lab_err *err)
+{
+	struct lab_db	*db;
+	int		 oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	int		 memory = strcmp(path, ":memory:") == 0;
+
+	if (!memory && access(path, F_OK) == -1) {
+		if (!(flags & LAB_DB_CREATE))
+			return lab_err_set(err, LAB_EXIT_ENV, "no database at "
+			    "'%s': run 'lab init' or 'lab import FILE' first",
+			    path);
+		if (make_parent(path, err) == -1)
+			return -1;
+	}
+	if (flags & LAB_DB_CREATE)
+		oflags |= SQLITE_OPEN_CREATE;
+	if ((db = calloc(1, sizeof(*db))) == NULL ||
+	    (db->path = strdup(path)) == NULL) {
+		free(db);
+		return lab_err_oom(err);
+	}
+	if (sqlite3_open_v2(path, &db->h, oflags, NULL) != SQLITE_OK) {
+		if (db->h == NULL)
+			lab_err_oom(err);
+		else
+			db_fail(db, err, "open");
+		lab_db_free(db);
+		return -1;
+	}
+	sqlite3_extended_result_codes(db->h, 0);
+	sqlite3_busy_timeout(db->h, LAB_DB_BUSY_MS);
+	if (exec(db, "PRAGMA foreign_keys = ON", "open", err) == -1 ||
+	    (!memory && exec(db, "PRAGMA journal_mode = WAL", "open", err) == -1) ||
+	    exec(db, "PRAGMA synchronous = NORMAL", "open", err) == -1 ||
+	    migrate(db, err) == -1) {
+		lab_db_free(db);
+		return -1;
+	}
+	*ret = db;
+	return 0;
+}
+
+/* Closes the database. */
+void
+lab_db_free(struct lab_db *db)
+{
+	if (db == NULL)
+		return;
+	if (db->in_tx)
+		lab_db_rollback(db);
+	sqlite3_close_v2(db->h);
+	free(db->path);
+	free(db);
+}
+
+/* For LAB_CLEANUP. */
+void
+lab_db_freep(struct lab_db **p)
+{
+	lab_db_free(*p);
+}
+
+/* The path it was opened with. */
+const char *
+lab_db_path(const struct lab_db *db)
+{
+	return db->path;
+}
+
+/* Starts a write transaction. */
+int
+lab_db_begin(struct lab_db *db, struct lab_err *err)
+{
+	if (exec(db, "BEGIN IMMEDIATE", "begin", err) == -1)
+		return -1;
+	db->in_tx = 1;
+	return 0;
+}
+
+/* Commits the open transaction. */
+int
+lab_db_commit(struct lab_db *db, struct lab_err *err)
+{
+	if (exec(db, "COMMIT", "commit", err) == -1) {
+		lab_db_rollback(db);
+		return -1;
+	}
+	db->in_tx = 0;
+	return 0;
+}
+
+/* Rolls back the open transaction, if any. */
+void
+lab_db_rollback(struct lab_db *db)
+{
+	if (sqlite3_get_autocommit(db->h) == 0)
+		sqlite3_exec(db->h, "ROLLBACK", NULL, NULL, NULL);
+	db->in_tx = 0;
+}
+
+/* Appends an audit entry. */
+int
+lab_db_audit_add(struct lab_db *db, const struct lab_audit *a,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (db_prepare(db, "INSERT INTO audit_log (time, user, command, argv, "
+	    "result, message) VALUES (?, ?, ?, ?, ?, ?)", &st, err) == -1)
+		return -1;
+	sqlite3_bind_int64(st, 1, a->time);
+	db_bind_text(st, 2, a->user);
+	db_bind_text(st, 3, a->command);
+	db_bind_text(st, 4, a->argv);
+	sqlite3_bind_int(st, 5, a->result);
+	db_bind_text(st, 6, a->message);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "write audit log");
+	return 0;
+}
+
+/* The newest entries, oldest first. */
+int
+lab_db_audit_list(struct lab_db *db, int limit, struct lab_audit **ret,
+    size_t *n, struct lab_err *err)
+{
+	struct lab_audit	*v = NULL, *t, *a;
+	sqlite3_stmt		*st;
+	size_t			 cnt = 0, cap = 0;
+	int			 rc;
+
+	if (db_prepare(db, "SELECT id, time, user, command, argv, result, "
+	    "message FROM (SELECT * FROM audit_log ORDER BY id DESC LIMIT ?) "
+	    "ORDER BY id", &st, err) == -1)
+		return -1;
+	sqlite3_bind_int(st, 1, limit > 0 ? limit : -1);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (cnt == cap) {
+			cap = cap ? cap * 2 : 16;
+			if ((t = realloc(v, cap * sizeof(*v))) == NULL) {
+				sqlite3_finalize(st);
+				lab_audit_free_all(v, cnt);
+				return lab_err_oom(err);
+			}
+			v = t;
+		}
+		a = &v[cnt++];
+		a->id = sqlite3_column_int64(st, 0);
+		a->time = sqlite3_column_int64(st, 1);
+		a->user = db_text(st, 2);
+		a->command = db_text(st, 3);
+		a->argv = db_text(st, 4);
+		a->result = sqlite3_column_int(st, 5);
+		a->message = db_text(st, 6);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		lab_audit_free_all(v, cnt);
+		return db_fail(db, err, "read audit log");
+	}
+	*ret = v;
+	*n = cnt;
+	return 0;
+}
+
+/* Frees audit entries. */
+void
+lab_audit_free_all(struct lab_audit *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].user);
+		free(v[i].command);
+		free(v[i].argv);
+		free(v[i].message);
+	}
+	free(v);
+}

@@ -1,0 +1,251 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+#include <yaml.h>
+
+#include "lab/inventory.h"
+#include "lab/parse.h"
+#include "lab/str.h"
+
+struct em {
+	yaml_emitter_t	 e;
+	struct lab_buf	 out;
+	int		 failed;
+};
+
+static int
+write_out(void *data, unsigned char *buf, size_t len)
+{
+	lab_buf_add(data, (const char *)buf, len);
+	return 1;
+}
+
+static void
+emit(struct em *em, yaml_event_t *ev)
+{
+	if (em->failed) {
+		yaml_event_delete(ev);
+		return;
+	}
+	if (!yaml_emitter_emit(&em->e, ev))
+		em->failed = 1;
+}
+
+/* A value that a plain scalar would read back as null. */
+static int
+needs_quotes(const char *s)
+{
+	return *s == '\0' || strcmp(s, "~") == 0 || strcmp(s, "null") == 0 ||
+	    strcmp(s, "Null") == 0 || strcmp(s, "NULL") == 0;
+}
+
+static void
+str(struct em *em, const char *s)
+{
+	yaml_event_t	ev;
+
+	yaml_scalar_event_initialize(&ev, NULL, NULL, (yaml_char_t *)s,
+	    (int)strlen(s), 1, 1, needs_quotes(s) ?
+	    YAML_DOUBLE_QUOTED_SCALAR_STYLE : YAML_ANY_SCALAR_STYLE);
+	emit(em, &ev);
+}
+
+static void
+num(struct em *em, long v)
+{
+	char	buf[32];
+
+	snprintf(buf, sizeof(buf), "%ld", v);
+	str(em, buf);
+}
+
+static void
+map_begin(struct em *em, int flow)
+{
+	yaml_event_t	ev;
+
+	yaml_mapping_start_event_initialize(&ev, NULL, NULL, 1,
+	    flow ? YAML_FLOW_MAPPING_STYLE : YAML_BLOCK_MAPPING_STYLE);
+	emit(em, &ev);
+}
+
+static void
+map_end(struct em *em)
+{
+	yaml_event_t	ev;
+
+	yaml_mapping_end_event_initialize(&ev);
+	emit(em, &ev);
+}
+
+static void
+seq_begin(struct em *em, int flow)
+{
+	yaml_event_t	ev;
+
+	yaml_sequence_start_event_initialize(&ev, NULL, NULL, 1,
+	    flow ? YAML_FLOW_SEQUENCE_STYLE : YAML_BLOCK_SEQUENCE_STYLE);
+	emit(em, &ev);
+}
+
+static void
+seq_end(struct em *em)
+{
+	yaml_event_t	ev;
+
+	yaml_sequence_end_event_initialize(&ev);
+	emit(em, &ev);
+}
+
+static void
+kv(struct em *em, const char *k, const char *v)
+{
+	if (v == NULL)
+		return;
+	str(em, k);
+	str(em, v);
+}
+
+static void
+kn(struct em *em, const char *k, long v)
+{
+	str(em, k);
+	num(em, v);
+}
+
+static void
+emit_host(struct em *em, const struct lab_host *h)
+{
+	char	size[32];
+	size_t	i;
+
+	map_begin(em, 0);
+	kv(em, "name", h->name);
+	kv(em, "model", h->model);
+	kv(em, "role", h->role);
+	if (h->groups.n > 0) {
+		str(em, "groups");
+		seq_begin(em, 1);
+		for (i = 0; i < h->groups.n; i++)
+			str(em, h->groups.v[i]);
+		seq_end(em);
+	}
+	if (h->bmc != NULL) {
+		str(em, "bmc");
+		map_begin(em, 0);
+		kv(em, "type", h->bmc->type);
+		kv(em, "address", h->bmc->address);
+		kn(em, "port", h->bmc->port);
+		kv(em, "credential", h->bmc->credential);
+		kn(em, "cipher_suite", h->bmc->cipher_suite);
+		map_end(em);
+	}
+	if (h->nnics > 0) {
+		str(em, "nics");
+		seq_begin(em, 0);
+		for (i = 0; i < h->nnics; i++) {
+			map_begin(em, 1);
+			kv(em, "name", h->nics[i].name);
+			kv(em, "mac", h->nics[i].mac);
+			map_end(em);
+		}
+		seq_end(em);
+	}
+	if (h->ndisks > 0) {
+		str(em, "disks");
+		seq_begin(em, 0);
+		for (i = 0; i < h->ndisks; i++) {
+			lab_format_size(h->disks[i].size_bytes, size,
+			    sizeof(size));
+			map_begin(em, 1);
+			kv(em, "slot", h->disks[i].slot);
+			kv(em, "kind", h->disks[i].kind);
+			kv(em, "size", size);
+			kv(em, "controller", h->disks[i].controller);
+			map_end(em);
+		}
+		seq_end(em);
+	}
+	map_end(em);
+}
+
+static void
+emit_switch(struct em *em, const struct lab_switch *s)
+{
+	map_begin(em, 0);
+	kv(em, "name", s->name);
+	kv(em, "model", s->model);
+	kv(em, "address", s->address);
+	kn(em, "port", s->port);
+	if (s->snmp.version != NULL) {
+		str(em, "snmp");
+		map_begin(em, 1);
+		kv(em, "version", s->snmp.version);
+		kv(em, "credential", s->snmp.credential);
+		kv(em, "context", s->snmp.context);
+		if (s->snmp.timeout_ms > 0)
+			kn(em, "timeout", s->snmp.timeout_ms / 1000);
+		if (s->snmp.retries >= 0)
+			kn(em, "retries", s->snmp.retries);
+		map_end(em);
+	}
+	map_end(em);
+}
+
+/* Writes the inventory as YAML that loads back to the same inventory. */
+int
+lab_inventory_to_yaml(const struct lab_inventory *inv, char **ret,
+    struct lab_err *err)
+{
+	struct em	em;
+	yaml_event_t	ev;
+	size_t		i;
+	char		*s;
+
+	memset(&em, 0, sizeof(em));
+	if (!yaml_emitter_initialize(&em.e))
+		return lab_err_oom(err);
+	yaml_emitter_set_output(&em.e, write_out, &em.out);
+	yaml_emitter_set_unicode(&em.e, 1);
+	yaml_emitter_set_width(&em.e, 1000);
+	yaml_stream_start_event_initialize(&ev, YAML_UTF8_ENCODING);
+	emit(&em, &ev);
+	yaml_document_start_event_initialize(&ev, NULL, NULL, NULL, 1);
+	emit(&em, &ev);
+	map_begin(&em, 0);
+	if (inv->ngroups > 0) {
+		str(&em, "groups");
+		seq_begin(&em, 0);
+		for (i = 0; i < inv->ngroups; i++) {
+			map_begin(&em, 1);
+			kv(&em, "name", inv->groups[i].name);
+			kv(&em, "description", inv->groups[i].description);
+			map_end(&em);
+		}
+		seq_end(&em);
+	}
+	str(&em, "hosts");
+	seq_begin(&em, inv->nhosts == 0);
+	for (i = 0; i < inv->nhosts; i++)
+		emit_host(&em, &inv->hosts[i]);
+	seq_end(&em);
+	str(&em, "switches");
+	seq_begin(&em, inv->nswitches == 0);
+	for (i = 0; i < inv->nswitches; i++)
+		emit_switch(&em, &inv->switches[i]);
+	seq_end(&em);
+	map_end(&em);
+	yaml_document_end_event_initialize(&ev, 1);
+	emit(&em, &ev);
+	yaml_stream_end_event_initialize(&ev);
+	emit(&em, &ev);
+	yaml_emitter_delete(&em.e);
+	if (em.failed) {
+		lab_buf_release(&em.out);
+		return lab_err_set(err, LAB_EXIT_ENV, "cannot write YAML");
+	}
+	if ((s = lab_buf_steal(&em.out)) == NULL)
+		return lab_err_oom(err);
+	*ret = s;
+	return 0;
+}

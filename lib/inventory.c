@@ -1,0 +1,779 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "lab/inventory.h"
+#include "lab/model.h"
+#include "lab/parse.h"
+#include "inventory-priv.h"
+#include "yaml-priv.h"
+
+/* The keys each mapping may hold: the YAML contract (add, never rename). */
+static const char *const top_keys[] = { "hosts", "switches", "groups", NULL };
+static const char *const host_keys[] = { "name", "model", "role", "groups",
+	"bmc", "nics", "disks", NULL };
+static const char *const bmc_keys[] = { "type", "address", "port",
+	"credential", "cipher_suite", NULL };
+static const char *const nic_keys[] = { "name", "mac", NULL };
+static const char *const disk_keys[] = { "slot", "kind", "size", "controller",
+	NULL };
+static const char *const switch_keys[] = { "name", "model", "address", "port",
+	"snmp", NULL };
+static const char *const snmp_keys[] = { "version", "credential", "context",
+	"timeout", "retries", NULL };
+static const char *const group_keys[] = { "name", "description", NULL };
+static const char *const disk_kinds[] = { "sata", "sas", "ssd", "nvme", NULL };
+static const char *const bmc_types[] = { "rac", "ilo2", "ipmi", NULL };
+static const char *const snmp_versions[] = { "1", "2c", "3", NULL };
+
+struct ctx {
+	struct lab_inventory	*inv;
+	const char		*file;
+	struct lab_err		*err;
+};
+
+static int LAB_PRINTF(3, 4)
+fail(struct ctx *c, const struct ynode *n, const char *fmt, ...)
+{
+	char	msg[400];
+	va_list	ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	return lab_err_set(c->err, LAB_EXIT_INPUT, "%s:%d:%d: %s", c->file,
+	    n->line, n->col, msg);
+}
+
+static void LAB_PRINTF(3, 4)
+warn(struct ctx *c, const struct ynode *n, const char *fmt, ...)
+{
+	struct lab_warning	*w;
+	struct lab_inventory	*inv = c->inv;
+	char			 msg[400];
+	va_list			 ap;
+
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	w = realloc(inv->warnings, (inv->nwarnings + 1) * sizeof(*w));
+	if (w == NULL)
+		return;
+	inv->warnings = w;
+	w = &inv->warnings[inv->nwarnings];
+	if ((w->msg = strdup(msg)) == NULL)
+		return;
+	w->loc.file = c->file;
+	w->loc.line = n->line;
+	w->loc.col = n->col;
+	inv->nwarnings++;
+}
+
+static struct lab_loc
+loc_of(struct ctx *c, const struct ynode *n)
+{
+	struct lab_loc	l = { c->file, n->line, n->col };
+
+	return l;
+}
+
+static const char *
+kind_name(const struct ynode *n)
+{
+	if (yaml_is_null(n))
+		return "nothing";
+	switch (n->kind) {
+	case YNODE_SEQ:
+		return "a list";
+	case YNODE_MAP:
+		return "a mapping";
+	default:
+		return "a value";
+	}
+}
+
+static void
+list_words(const char *const *w, char *buf, size_t len)
+{
+	size_t	i, off = 0;
+
+	buf[0] = '\0';
+	for (i = 0; w[i] != NULL && off < len; i++)
+		off += (size_t)snprintf(buf + off, len - off, "%s%s",
+		    i ? ", " : "", w[i]);
+}
+
+static size_t
+count_words(const char *const *w)
+{
+	size_t	n = 0;
+
+	while (w[n] != NULL)
+		n++;
+	return n;
+}
+
+/* Refuses any key not in keys, suggesting the nearest. */
+static int
+check_keys(struct ctx *c, const struct ynode *map, const char *const *keys,
+    const char *what)
+{
+	const char	*near;
+	char		 known[256];
+	size_t		 i, k;
+
+	for (i = 0; i < map->n; i += 2) {
+		for (k = 0; keys[k] != NULL; k++)
+			if (strcmp(map->items[i]->value, keys[k]) == 0)
+				break;
+		if (keys[k] != NULL)
+			continue;
+		near = lab_suggest(map->items[i]->value, keys,
+		    count_words(keys));
+		if (near != NULL)
+			return fail(c, map->items[i],
+			    "unknown key '%.64s' in %s; did you mean '%s'?",
+			    map->items[i]->value, what, near);
+		list_words(keys, known, sizeof(known));
+		return fail(c, map->items[i],
+		    "unknown key '%.64s' in %s (known keys: %s)",
+		    map->items[i]->value, what, known);
+	}
+	return 0;
+}
+
+static const struct ynode *
+get(const struct ynode *map, const char *key)
+{
+	size_t	i;
+
+	for (i = 0; i + 1 < map->n; i += 2)
+		if (strcmp(map->items[i]->value, key) == 0)
+			return map->items[i + 1];
+	return NULL;
+}
+
+static int
+want_kind(struct ctx *c, const struct ynode *n, enum ynode_kind kind,
+    const char *what)
+{
+	static const char *const names[] = { "a value", "a list", "a mapping" };
+
+	if (n->kind == kind && !(kind == YNODE_SCALAR && yaml_is_null(n)))
+		return 0;
+	return fail(c, n, "%s must be %s, not %s", what, names[kind],
+	    kind_name(n));
+}
+
+/* A required (or optional, when opt) string under key. */
+static int
+want_str(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, int opt, char **ret)
+{
+	const struct ynode	*n = get(map, key);
+	char			 label[128];
+
+	if (n == NULL || (opt && yaml_is_null(n))) {
+		if (opt)
+			return 0;
+		return fail(c, map, "%s has no '%s'", what, key);
+	}
+	snprintf(label, sizeof(label), "'%s' of %s", key, what);
+	if (want_kind(c, n, YNODE_SCALAR, label) == -1)
+		return -1;
+	if (n->len == 0)
+		return fail(c, n, "%s cannot be empty", label);
+	if ((*ret = strdup(n->value)) == NULL)
+		return lab_err_oom(c->err);
+	return 0;
+}
+
+/* A string that must be a plain name. */
+static int
+want_name(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, int opt, char **ret)
+{
+	const char	*why;
+
+	if (want_str(c, map, key, what, opt, ret) == -1)
+		return -1;
+	if (*ret != NULL && lab_check_name(*ret, &why) == -1)
+		return fail(c, get(map, key), "bad %s '%.64s' in %s: %s", key,
+		    *ret, what, why);
+	return 0;
+}
+
+/* A string that must be one of words. */
+static int
+want_word(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, const char *const *words, int opt, char **ret)
+{
+	const char	*near;
+	char		 known[128];
+	size_t		 i;
+
+	if (want_str(c, map, key, what, opt, ret) == -1 || *ret == NULL)
+		return opt && *ret == NULL && c->err->code == 0 ? 0 : -1;
+	for (i = 0; words[i] != NULL; i++)
+		if (strcmp(*ret, words[i]) == 0)
+			return 0;
+	list_words(words, known, sizeof(known));
+	near = lab_suggest(*ret, words, count_words(words));
+	if (near != NULL)
+		return fail(c, get(map, key),
+		    "unknown %s '%.64s' in %s; did you mean '%s'? (one of: %s)",
+		    key, *ret, what, near, known);
+	return fail(c, get(map, key), "unknown %s '%.64s' in %s (one of: %s)",
+	    key, *ret, what, known);
+}
+
+/* An optional integer in [min, max]; *ret is left alone when absent. */
+static int
+want_int(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, long min, long max, int *ret)
+{
+	const struct ynode	*n = get(map, key);
+	long			 v;
+
+	if (n == NULL || yaml_is_null(n))
+		return 0;
+	if (n->kind != YNODE_SCALAR || !n->plain ||
+	    lab_parse_int(n->value, min, max, &v) == -1)
+		return fail(c, n, "'%s' of %s must be a whole number from "
+		    "%ld to %ld", key, what, min, max);
+	*ret = (int)v;
+	return 0;
+}
+
+/* An address (IP literal or host name). */
+static int
+want_address(struct ctx *c, const struct ynode *map, const char *what,
+    char **ret)
+{
+	const char	*why;
+
+	if (want_str(c, map, "address", what, 0, ret) == -1)
+		return -1;
+	if (lab_check_address(*ret, &why) == -1)
+		return fail(c, get(map, "address"), "bad address '%.64s' in "
+		    "%s: %s", *ret, what, why);
+	return 0;
+}
+
+static int
+want_model(struct ctx *c, const struct ynode *map, const char *what,
+    enum lab_model_kind kind, char **ret)
+{
+	const struct lab_model	*all, *m;
+	const char		*ids[32], *near;
+	char			 known[512];
+	size_t			 n, i, k = 0;
+
+	if (want_str(c, map, "model", what, 0, ret) == -1)
+		return -1;
+	all = lab_model_all(&n);
+	for (i = 0; i < n && k + 1 < LAB_ARRAY_SIZE(ids); i++)
+		if (all[i].kind == kind)
+			ids[k++] = all[i].id;
+	ids[k] = NULL;
+	m = lab_model_find(*ret);
+	if (m != NULL && m->kind == kind)
+		return 0;
+	list_words(ids, known, sizeof(known));
+	if (m != NULL)
+		return fail(c, get(map, "model"), "model '%s' of %s is not a "
+		    "%s (known: %s)", *ret, what,
+		    kind == LAB_MODEL_SWITCH ? "switch" : "server", known);
+	near = lab_suggest(*ret, ids, k);
+	if (near != NULL)
+		return fail(c, get(map, "model"), "unknown model '%.64s' in "
+		    "%s; did you mean '%s'? (known: %s)", *ret, what, near,
+		    known);
+	return fail(c, get(map, "model"), "unknown model '%.64s' in %s "
+	    "(known: %s)", *ret, what, known);
+}
+
+static int
+load_bmc(struct ctx *c, const struct ynode *n, struct lab_host *h)
+{
+	const struct lab_model	*m = lab_model_find(h->model);
+	struct lab_bmc		*b;
+	char			 what[96], kinds[32];
+	unsigned		 kind;
+
+	snprintf(what, sizeof(what), "the bmc of host '%s'", h->name);
+	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
+	    check_keys(c, n, bmc_keys, "bmc") == -1)
+		return -1;
+	if ((b = h->bmc = calloc(1, sizeof(*b))) == NULL)
+		return lab_err_oom(c->err);
+	b->port = 623;
+	b->cipher_suite = 3;
+	b->loc = loc_of(c, n);
+	if (want_word(c, n, "type", what, bmc_types, 0, &b->type) == -1 ||
+	    want_address(c, n, what, &b->address) == -1 ||
+	    want_int(c, n, "port", what, 1, 65535, &b->port) == -1 ||
+	    want_name(c, n, "credential", what, 0, &b->credential) == -1 ||
+	    want_int(c, n, "cipher_suite", what, 0, 17, &b->cipher_suite) == -1)
+		return -1;
+	if (b->cipher_suite == 0)
+		return fail(c, get(n, "cipher_suite"), "cipher suite 0 in %s "
+		    "sends the password without authentication: refused; "
+		    "use 3 (the default) or another suite the BMC offers",
+		    what);
+	kind = lab_bmc_kind_parse(b->type);
+	if (m->bmc_kinds == 0)
+		warn(c, n, "host '%s': model %s cannot carry a BMC, yet one is "
+		    "declared", h->name, m->id);
+	else if ((m->bmc_kinds & kind) == 0) {
+		lab_bmc_kinds_format(m->bmc_kinds, kinds, sizeof(kinds));
+		warn(c, n, "host '%s': model %s carries %s, not %s", h->name,
+		    m->id, kinds, b->type);
+	}
+	return 0;
+}
+
+static int
+load_nics(struct ctx *c, const struct ynode *seq, struct lab_host *h)
+{
+	const struct ynode	*n;
+	struct lab_nic		*nic;
+	char			 what[96], mac[18], *raw = NULL;
+	const char		*why;
+	size_t			 i, j;
+
+	snprintf(what, sizeof(what), "'nics' of host '%s'", h->name);
+	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
+		return -1;
+	if ((h->nics = calloc(seq->n ? seq->n : 1, sizeof(*h->nics))) == NULL)
+		return lab_err_oom(c->err);
+	for (i = 0; i < seq->n; i++) {
+		n = seq->items[i];
+		snprintf(what, sizeof(what), "a nic of host '%s'", h->name);
+		if (want_kind(c, n, YNODE_MAP, what) == -1 ||
+		    check_keys(c, n, nic_keys, "nic") == -1)
+			return -1;
+		nic = &h->nics[h->nnics++];
+		nic->loc = loc_of(c, n);
+		if (want_name(c, n, "name", what, 0, &nic->name) == -1 ||
+		    want_str(c, n, "mac", what, 0, &raw) == -1)
+			return -1;
+		if (lab_parse_mac(raw, mac, &why) == -1) {
+			fail(c, get(n, "mac"), "bad mac '%.64s' of nic '%s' "
+			    "of host '%s': %s", raw, nic->name, h->name, why);
+			free(raw);
+			return -1;
+		}
+		free(raw);
+		raw = NULL;
+		if ((nic->mac = strdup(mac)) == NULL)
+			return lab_err_oom(c->err);
+		for (j = 0; j + 1 < h->nnics; j++)
+			if (strcmp(h->nics[j].name, nic->name) == 0)
+				return fail(c, get(n, "name"), "host '%s' has "
+				    "nic '%s' twice (first at line %d)",
+				    h->name, nic->name, h->nics[j].loc.line);
+	}
+	return 0;
+}
+
+/* Warns where a disk contradicts the host's model. */
+static void
+check_disk(struct ctx *c, const struct ynode *n, const struct lab_host *h,
+    const struct lab_disk *d)
+{
+	const struct lab_model	*m = lab_model_find(h->model);
+	long			 slot;
+	size_t			 i;
+
+	if (m->drive_bays == 0)
+		return;
+	if (lab_parse_int(d->slot, 0, 1000, &slot) == 0) {
+		if (slot < 1 || slot > m->drive_bays)
+			warn(c, n, "host '%s': disk in slot %ld, but model %s "
+			    "has %d bays", h->name, slot, m->id, m->drive_bays);
+	} else {
+		for (i = 0; m->extra_slots[i] != NULL; i++)
+			if (strcmp(m->extra_slots[i], d->slot) == 0)
+				break;
+		if (m->extra_slots[i] == NULL)
+			warn(c, n, "host '%s': model %s has no slot '%s'",
+			    h->name, m->id, d->slot);
+	}
+	if (strcmp(d->kind, "ssd") != 0)
+		return;
+	for (i = 0; m->ide_slots[i] != NULL; i++)
+		if (strcmp(m->ide_slots[i], d->slot) == 0)
+			warn(c, n, "host '%s': the ssd in slot '%s' is on an "
+			    "IDE-emulation port (about 132 MB/s, no NCQ), the "
+			    "slowest port for a cache or log device", h->name,
+			    d->slot);
+}
+
+static int
+load_disks(struct ctx *c, const struct ynode *seq, struct lab_host *h)
+{
+	const struct ynode	*n, *s;
+	struct lab_disk		*d;
+	char			 what[96], *raw = NULL;
+	const char		*why;
+	size_t			 i, j;
+
+	snprintf(what, sizeof(what), "'disks' of host '%s'", h->name);
+	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
+		return -1;
+	if ((h->disks = calloc(seq->n ? seq->n : 1, sizeof(*h->disks))) == NULL)
+		return lab_err_oom(c->err);
+	for (i = 0; i < seq->n; i++) {
+		n = seq->items[i];
+		snprintf(what, sizeof(what), "a disk of host '%s'", h->name);
+		if (want_kind(c, n, YNODE_MAP, what) == -1 ||
+		    check_keys(c, n, disk_keys, "disk") == -1)
+			return -1;
+		d = &h->disks[h->ndisks++];
+		d->loc = loc_of(c, n);
+		if (want_name(c, n, "slot", what, 0, &d->slot) == -1 ||
+		    want_word(c, n, "kind", what, disk_kinds, 0, &d->kind) == -1 ||
+		    want_str(c, n, "size", what, 0, &raw) == -1)
+			return -1;
+		if (lab_parse_size(raw, &d->size_bytes, &why) == -1) {
+			fail(c, get(n, "size"), "bad size '%.64s' of disk in "
+			    "slot %s of host '%s': %s", raw, d->slot, h->name,
+			    why);
+			free(raw);
+			return -1;
+		}
+		free(raw);
+		raw = NULL;
+		if (d->size_bytes == 0)
+			return fail(c, get(n, "size"), "disk in slot %s of "
+			    "host '%s' has size 0", d->slot, h->name);
+		if (want_name(c, n, "controller", what, 1, &d->controller) == -1)
+			return -1;
+		s = get(n, "slot");
+		for (j = 0; j + 1 < h->ndisks; j++)
+			if (strcmp(h->disks[j].slot, d->slot) == 0)
+				return fail(c, s, "host '%s' has two disks in "
+				    "slot %s (first at line %d)", h->name,
+				    d->slot, h->disks[j].loc.line);
+		check_disk(c, n, h, d);
+	}
+	return 0;
+}
+
+static int
+load_groups_of(struct ctx *c, const struct ynode *seq, struct lab_host *h)
+{
+	const struct ynode	*n;
+	const char		*why;
+	char			 what[96];
+	size_t			 i;
+
+	snprintf(what, sizeof(what), "'groups' of host '%s'", h->name);
+	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
+		return -1;
+	for (i = 0; i < seq->n; i++) {
+		n = seq->items[i];
+		if (want_kind(c, n, YNODE_SCALAR, "a group") == -1)
+			return -1;
+		if (lab_check_name(n->value, &why) == -1)
+			return fail(c, n, "bad group name '%.64s': %s",
+			    n->value, why);
+		if (lab_strv_find(&h->groups, n->value) >= 0)
+			return fail(c, n, "host '%s' lists group '%s' twice",
+			    h->name, n->value);
+		if (lab_strv_add(&h->groups, n->value) == -1)
+			return lab_err_oom(c->err);
+	}
+	return 0;
+}
+
+static int
+load_host(struct ctx *c, const struct ynode *n)
+{
+	struct lab_inventory	*inv = c->inv;
+	const struct ynode	*v;
+	struct lab_host		*h;
+	char			 what[96];
+
+	if (want_kind(c, n, YNODE_MAP, "a host") == -1 ||
+	    check_keys(c, n, host_keys, "host") == -1)
+		return -1;
+	if ((h = realloc(inv->hosts, (inv->nhosts + 1) * sizeof(*h))) == NULL)
+		return lab_err_oom(c->err);
+	inv->hosts = h;
+	h = &inv->hosts[inv->nhosts++];
+	memset(h, 0, sizeof(*h));
+	h->loc = loc_of(c, n);
+	if (want_name(c, n, "name", "a host", 0, &h->name) == -1)
+		return -1;
+	snprintf(what, sizeof(what), "host '%s'", h->name);
+	if (want_model(c, n, what, LAB_MODEL_SERVER, &h->model) == -1 ||
+	    want_str(c, n, "role", what, 1, &h->role) == -1)
+		return -1;
+	if ((v = get(n, "groups")) != NULL && !yaml_is_null(v) &&
+	    load_groups_of(c, v, h) == -1)
+		return -1;
+	if ((v = get(n, "bmc")) != NULL && !yaml_is_null(v) &&
+	    load_bmc(c, v, h) == -1)
+		return -1;
+	if ((v = get(n, "nics")) != NULL && !yaml_is_null(v) &&
+	    load_nics(c, v, h) == -1)
+		return -1;
+	if ((v = get(n, "disks")) != NULL && !yaml_is_null(v) &&
+	    load_disks(c, v, h) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+load_snmp(struct ctx *c, const struct ynode *n, struct lab_switch *s)
+{
+	char		 what[96];
+	int		 timeout = 0;
+
+	snprintf(what, sizeof(what), "the snmp of switch '%s'", s->name);
+	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
+	    check_keys(c, n, snmp_keys, "snmp") == -1)
+		return -1;
+	if (want_word(c, n, "version", what, snmp_versions, 0,
+	    &s->snmp.version) == -1 ||
+	    want_name(c, n, "credential", what, 0, &s->snmp.credential) == -1 ||
+	    want_str(c, n, "context", what, 1, &s->snmp.context) == -1 ||
+	    want_int(c, n, "timeout", what, 1, 600, &timeout) == -1 ||
+	    want_int(c, n, "retries", what, 0, 10, &s->snmp.retries) == -1)
+		return -1;
+	s->snmp.timeout_ms = timeout * 1000;
+	return 0;
+}
+
+static int
+load_switch(struct ctx *c, const struct ynode *n)
+{
+	struct lab_inventory	*inv = c->inv;
+	const struct ynode	*v;
+	struct lab_switch	*s;
+	char			 what[96];
+
+	if (want_kind(c, n, YNODE_MAP, "a switch") == -1 ||
+	    check_keys(c, n, switch_keys, "switch") == -1)
+		return -1;
+	s = realloc(inv->switches, (inv->nswitches + 1) * sizeof(*s));
+	if (s == NULL)
+		return lab_err_oom(c->err);
+	inv->switches = s;
+	s = &inv->switches[inv->nswitches++];
+	memset(s, 0, sizeof(*s));
+	s->port = 161;
+	s->snmp.retries = -1;
+	s->loc = loc_of(c, n);
+	if (want_name(c, n, "name", "a switch", 0, &s->name) == -1)
+		return -1;
+	snprintf(what, sizeof(what), "switch '%s'", s->name);
+	if (want_model(c, n, what, LAB_MODEL_SWITCH, &s->model) == -1 ||
+	    want_address(c, n, what, &s->address) == -1 ||
+	    want_int(c, n, "port", what, 1, 65535, &s->port) == -1)
+		return -1;
+	if ((v = get(n, "snmp")) != NULL && !yaml_is_null(v) &&
+	    load_snmp(c, v, s) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+load_group(struct ctx *c, const struct ynode *n)
+{
+	struct lab_inventory	*inv = c->inv;
+	struct lab_group	*g;
+
+	if (want_kind(c, n, YNODE_MAP, "a group") == -1 ||
+	    check_keys(c, n, group_keys, "group") == -1)
+		return -1;
+	g = realloc(inv->groups, (inv->ngroups + 1) * sizeof(*g));
+	if (g == NULL)
+		return lab_err_oom(c->err);
+	inv->groups = g;
+	g = &inv->groups[inv->ngroups++];
+	memset(g, 0, sizeof(*g));
+	g->loc = loc_of(c, n);
+	if (want_name(c, n, "name", "a group", 0, &g->name) == -1 ||
+	    want_str(c, n, "description", "a group", 1, &g->description) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+load_list(struct ctx *c, const struct ynode *root, const char *key,
+    int (*fn)(struct ctx *, const struct ynode *))
+{
+	const struct ynode	*seq = get(root, key);
+	char			 what[32];
+	size_t			 i;
+
+	if (seq == NULL || yaml_is_null(seq))
+		return 0;
+	snprintf(what, sizeof(what), "'%s'", key);
+	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
+		return -1;
+	for (i = 0; i < seq->n; i++)
+		if (fn(c, seq->items[i]) == -1)
+			return -1;
+	return 0;
+}
+
+/* Loads YAML from memory, as if read from a file called name. */
+int
+lab_inventory_load_buf(struct lab_inventory *inv, const char *name,
+    const char *buf, size_t len, struct lab_err *err)
+{
+	struct ynode	*root = NULL;
+	struct ctx	 c = { inv, NULL, err };
+	int		 rc = -1;
+
+	if (lab_strv_add(&inv->files, name) == -1)
+		return lab_err_oom(err);
+	c.file = inv->files.v[inv->files.n - 1];
+	if (yaml_tree_load(c.file, buf, len, &root, err) == -1)
+		return -1;
+	if (root == NULL || yaml_is_null(root)) {
+		yaml_tree_free(root);
+		return 0;
+	}
+	if (root->kind != YNODE_MAP) {
+		fail(&c, root, "an inventory file is a mapping with hosts, "
+		    "switches and groups, not %s", kind_name(root));
+		goto out;
+	}
+	if (check_keys(&c, root, top_keys, "the inventory") == -1 ||
+	    load_list(&c, root, "groups", load_group) == -1 ||
+	    load_list(&c, root, "hosts", load_host) == -1 ||
+	    load_list(&c, root, "switches", load_switch) == -1)
+		goto out;
+	rc = 0;
+out:
+	yaml_tree_free(root);
+	return rc;
+}
+
+static int
+read_file(const char *path, char **ret, size_t *retlen, struct lab_err *err)
+{
+	struct stat	 st;
+	char		*buf;
+	size_t		 off = 0;
+	ssize_t		 n;
+	int		 fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path,
+		    strerror(errno));
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		close(fd);
+		return lab_err_set(err, LAB_EXIT_INPUT, "%s: not a regular file",
+		    path);
+	}
+	if ((uint64_t)st.st_size > YAML_MAX_FILE) {
+		close(fd);
+		return lab_err_set(err, LAB_EXIT_INPUT, "%s:1:1: file is too "
+		    "large (%lld bytes, at most %u)", path,
+		    (long long)st.st_size, YAML_MAX_FILE);
+	}
+	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
+		close(fd);
+		return lab_err_oom(err);
+	}
+	while (off < (size_t)st.st_size &&
+	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+		off += (size_t)n;
+	close(fd);
+	buf[off] = '\0';
+	*ret = buf;
+	*retlen = off;
+	return 0;
+}
+
+static int
+load_file(struct lab_inventory *inv, const char *path, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_freep) char *buf = NULL;
+	size_t	len = 0;
+
+	if (read_file(path, &buf, &len, err) == -1)
+		return -1;
+	return lab_inventory_load_buf(inv, path, buf, len, err);
+}
+
+static int
+cmpstr(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+static int
+load_dir(struct lab_inventory *inv, const char *dir, struct lab_err *err)
+{
+	struct lab_strv	 names;
+	struct dirent	*de;
+	DIR		*d;
+	const char	*dot;
+	char		*p;
+	size_t		 i;
+	int		 rc = -1;
+
+	if ((d = opendir(dir)) == NULL)
+		return lab_err_set(err, LAB_EXIT_ENV, "%s: %s", dir,
+		    strerror(errno));
+	lab_strv_init(&names);
+	while ((de = readdir(d)) != NULL) {
+		if (de->d_name[0] == '.' ||
+		    (dot = strrchr(de->d_name, '.')) == NULL ||
+		    (strcmp(dot, ".yaml") != 0 && strcmp(dot, ".yml") != 0))
+			continue;
+		p = lab_asprintf("%s%s%s", dir,
+		    dir[strlen(dir) - 1] == '/' ? "" : "/", de->d_name);
+		if (lab_strv_take(&names, p) == -1) {
+			lab_err_oom(err);
+			goto out;
+		}
+	}
+	if (names.n == 0) {
+		lab_err_set(err, LAB_EXIT_INPUT, "%s: no *.yaml files in this "
+		    "folder", dir);
+		goto out;
+	}
+	qsort(names.v, names.n, sizeof(char *), cmpstr);
+	for (i = 0; i < names.n; i++)
+		if (load_file(inv, names.v[i], err) == -1)
+			goto out;
+	rc = 0;
+out:
+	closedir(d);
+	lab_strv_release(&names);
+	return rc;
+}
+
+/* Loads files and folders, then checks what must be unique across them. */
+int
+lab_inventory_load(struct lab_inventory *inv, char *const *paths,
+    size_t npaths, struct lab_err *err)
+{
+	struct stat	st;
+	size_t		i;
+
+	for (i = 0; i < npaths; i++) {
+		if (stat(paths[i], &st) == -1)
+			return lab_err_set(err, LAB_EXIT_ENV, "%s: %s",
+			    paths[i], strerror(errno));
+		if (S_ISDIR(st.st_mode) ? load_dir(inv, paths[i], err) == -1 :
+		    load_file(inv, paths[i], err) == -1)
+			return -1;
+	}
+	return lab_inventory_check_unique(inv, err);
+}

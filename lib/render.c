@@ -1,0 +1,147 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <time.h>
+
+#include "lab/render.h"
+
+/* One host as JSON. */
+void
+lab_render_host_json(struct lab_json *j, const struct lab_host *h)
+{
+	size_t	i;
+
+	lab_json_obj_begin(j);
+	lab_json_kstr(j, "name", h->name);
+	lab_json_kstr(j, "model", h->model);
+	lab_json_kstr(j, "role", h->role);
+	lab_json_key(j, "groups");
+	lab_json_arr_begin(j);
+	for (i = 0; i < h->groups.n; i++)
+		lab_json_str(j, h->groups.v[i]);
+	lab_json_arr_end(j);
+	lab_json_key(j, "bmc");
+	if (h->bmc == NULL)
+		lab_json_null(j);
+	else {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "type", h->bmc->type);
+		lab_json_kstr(j, "address", h->bmc->address);
+		lab_json_kint(j, "port", h->bmc->port);
+		lab_json_kstr(j, "credential", h->bmc->credential);
+		lab_json_kint(j, "cipher_suite", h->bmc->cipher_suite);
+		lab_json_obj_end(j);
+	}
+	lab_json_key(j, "nics");
+	lab_json_arr_begin(j);
+	for (i = 0; i < h->nnics; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "name", h->nics[i].name);
+		lab_json_kstr(j, "mac", h->nics[i].mac);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_key(j, "disks");
+	lab_json_arr_begin(j);
+	for (i = 0; i < h->ndisks; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "slot", h->disks[i].slot);
+		lab_json_kstr(j, "kind", h->disks[i].kind);
+		lab_json_kint(j, "size_bytes", (int64_t)h->disks[i].size_bytes);
+		lab_json_kstr(j, "controller", h->disks[i].controller);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_obj_end(j);
+}
+
+/* One switch as JSON. */
+void
+lab_render_switch_json(struct lab_json *j, const struct lab_switch *s)
+{
+	lab_json_obj_begin(j);
+	lab_json_kstr(j, "name", s->name);
+	lab_json_kstr(j, "model", s->model);
+	lab_json_kstr(j, "address", s->address);
+	lab_json_kint(j, "port", s->port);
+	lab_json_key(j, "snmp");
+	if (s->snmp.version == NULL)
+		lab_json_null(j);
+	else {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "version", s->snmp.version);
+		lab_json_kstr(j, "credential", s->snmp.credential);
+		lab_json_kstr(j, "context", s->snmp.context);
+		lab_json_key(j, "timeout");
+		if (s->snmp.timeout_ms > 0)
+			lab_json_int(j, s->snmp.timeout_ms / 1000);
+		else
+			lab_json_null(j);
+		lab_json_key(j, "retries");
+		if (s->snmp.retries >= 0)
+			lab_json_int(j, s->snmp.retries);
+		else
+			lab_json_null(j);
+		lab_json_obj_end(j);
+	}
+	lab_json_obj_end(j);
+}
+
+/* The whole inventory as JSON. */
+void
+lab_render_inventory_json(struct lab_json *j, const struct lab_inventory *inv)
+{
+	size_t	i;
+
+	lab_json_obj_begin(j);
+	lab_json_key(j, "groups");
+	lab_json_arr_begin(j);
+	for (i = 0; i < inv->ngroups; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "name", inv->groups[i].name);
+		lab_json_kstr(j, "description", inv->groups[i].description);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_key(j, "hosts");
+	lab_json_arr_begin(j);
+	for (i = 0; i < inv->nhosts; i++)
+		lab_render_host_json(j, &inv->hosts[i]);
+	lab_json_arr_end(j);
+	lab_json_key(j, "switches");
+	lab_json_arr_begin(j);
+	for (i = 0; i < inv->nswitches; i++)
+		lab_render_switch_json(j, &inv->switches[i]);
+	lab_json_arr_end(j);
+	lab_json_obj_end(j);
+}
+
+/* Formats a time as ISO 8601 UTC. */
+void
+lab_format_time(int64_t t, char *buf, size_t len)
+{
+	struct tm	tm;
+	time_t		tt = (time_t)t;
+
+	if (gmtime_r(&tt, &tm) == NULL)
+		snprintf(buf, len, "%lld", (long long)t);
+	else
+		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+/* One audit entry as JSON. */
+void
+lab_render_audit_json(struct lab_json *j, const struct lab_audit *a)
+{
+	char	t[32];
+
+	lab_format_time(a->time, t, sizeof(t));
+	lab_json_obj_begin(j);
+	lab_json_kint(j, "id", a->id);
+	lab_json_kstr(j, "time", t);
+	lab_json_kstr(j, "user", a->user);
+	lab_json_kstr(j, "command", a->command);
+	lab_json_kstr(j, "argv", a->argv);
+	lab_json_kint(j, "result", a->result);
+	lab_json_kstr(j, "message", a->message);
+	lab_json_obj_end(j);
+}

@@ -1,0 +1,238 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/str.h"
+
+/* Zeroes a stack buffer. */
+void
+lab_buf_init(struct lab_buf *b)
+{
+	memset(b, 0, sizeof(*b));
+}
+
+/* Frees the buffer's memory. */
+void
+lab_buf_release(struct lab_buf *b)
+{
+	free(b->s);
+	memset(b, 0, sizeof(*b));
+}
+
+static int
+grow(struct lab_buf *b, size_t more)
+{
+	size_t	 cap;
+	char	*s;
+
+	if (b->oom)
+		return -1;
+	if (b->len + more + 1 <= b->cap)
+		return 0;
+	cap = b->cap ? b->cap : 64;
+	while (cap < b->len + more + 1) {
+		if (cap > SIZE_MAX / 2) {
+			b->oom = 1;
+			return -1;
+		}
+		cap *= 2;
+	}
+	if ((s = realloc(b->s, cap)) == NULL) {
+		b->oom = 1;
+		return -1;
+	}
+	b->s = s;
+	b->cap = cap;
+	return 0;
+}
+
+/* Appends n bytes. */
+void
+lab_buf_add(struct lab_buf *b, const char *p, size_t n)
+{
+	if (grow(b, n) == -1)
+		return;
+	memcpy(b->s + b->len, p, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+}
+
+/* Appends a C string. */
+void
+lab_buf_adds(struct lab_buf *b, const char *s)
+{
+	lab_buf_add(b, s, strlen(s));
+}
+
+/* Appends one character. */
+void
+lab_buf_addc(struct lab_buf *b, char c)
+{
+	lab_buf_add(b, &c, 1);
+}
+
+/* Appends formatted text. */
+void
+lab_buf_addf(struct lab_buf *b, const char *fmt, ...)
+{
+	va_list	ap;
+	int	n;
+
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	if (n < 0 || grow(b, (size_t)n) == -1)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(b->s + b->len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	b->len += (size_t)n;
+}
+
+/* Returns the string and gives up ownership; NULL only when out of memory. */
+char *
+lab_buf_steal(struct lab_buf *b)
+{
+	char	*s;
+
+	if (b->oom) {
+		lab_buf_release(b);
+		return NULL;
+	}
+	s = b->s != NULL ? b->s : strdup("");
+	memset(b, 0, sizeof(*b));
+	return s;
+}
+
+/* Zeroes a vector. */
+void
+lab_strv_init(struct lab_strv *sv)
+{
+	memset(sv, 0, sizeof(*sv));
+}
+
+/* Frees every string and the vector. */
+void
+lab_strv_release(struct lab_strv *sv)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n; i++)
+		free(sv->v[i]);
+	free(sv->v);
+	memset(sv, 0, sizeof(*sv));
+}
+
+/* Appends s, taking ownership. */
+int
+lab_strv_take(struct lab_strv *sv, char *s)
+{
+	char	**v;
+	size_t	  cap;
+
+	if (s == NULL)
+		return -1;
+	if (sv->n + 2 > sv->cap) {
+		cap = sv->cap ? sv->cap * 2 : 8;
+		if ((v = realloc(sv->v, cap * sizeof(*v))) == NULL) {
+			free(s);
+			return -1;
+		}
+		sv->v = v;
+		sv->cap = cap;
+	}
+	sv->v[sv->n++] = s;
+	sv->v[sv->n] = NULL;
+	return 0;
+}
+
+/* Appends a copy of s. */
+int
+lab_strv_add(struct lab_strv *sv, const char *s)
+{
+	return lab_strv_take(sv, strdup(s));
+}
+
+/* Returns the index of s, or -1. */
+long
+lab_strv_find(const struct lab_strv *sv, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < sv->n; i++)
+		if (strcmp(sv->v[i], s) == 0)
+			return (long)i;
+	return -1;
+}
+
+/* strdup that accepts NULL. */
+char *
+lab_strdup(const char *s)
+{
+	return s != NULL ? strdup(s) : NULL;
+}
+
+/* Allocates a formatted string, or NULL. */
+char *
+lab_asprintf(const char *fmt, ...)
+{
+	va_list	 ap;
+	char	*s;
+	int	 n;
+
+	va_start(ap, fmt);
+	n = vasprintf(&s, fmt, ap);
+	va_end(ap);
+	return n < 0 ? NULL : s;
+}
+
+/* Optimal string alignment distance, capped at 64 characters per word. */
+static size_t
+distance(const char *a, const char *b)
+{
+	size_t	la = strlen(a), lb = strlen(b), i, j, c, d[65][65];
+
+	if (la > 64 || lb > 64)
+		return SIZE_MAX;
+	for (i = 0; i <= la; i++)
+		d[i][0] = i;
+	for (j = 0; j <= lb; j++)
+		d[0][j] = j;
+	for (i = 1; i <= la; i++)
+		for (j = 1; j <= lb; j++) {
+			c = a[i - 1] == b[j - 1] ? 0 : 1;
+			d[i][j] = d[i - 1][j] + 1;
+			if (d[i][j - 1] + 1 < d[i][j])
+				d[i][j] = d[i][j - 1] + 1;
+			if (d[i - 1][j - 1] + c < d[i][j])
+				d[i][j] = d[i - 1][j - 1] + c;
+			if (i > 1 && j > 1 && a[i - 1] == b[j - 2] &&
+			    a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < d[i][j])
+				d[i][j] = d[i - 2][j - 2] + 1;
+		}
+	return d[la][lb];
+}
+
+/* The nearest candidate within a typo's distance, or NULL. */
+const char *
+lab_suggest(const char *word, const char *const *cands, size_t n)
+{
+	const char	*best = NULL;
+	size_t		 i, d, bestd = SIZE_MAX, limit;
+
+	limit = strlen(word) / 3;
+	if (limit < 2)
+		limit = 2;
+	for (i = 0; i < n; i++) {
+		if (cands[i] == NULL)
+			continue;
+		d = distance(word, cands[i]);
+		if (d < bestd) {
+			bestd = d;
+			best = cands[i];
+		}
+	}
+	return bestd <= limit && bestd < strlen(word) ? best : NULL;
+}

@@ -1,0 +1,49 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_YAML_PRIV_H
+#define LAB_YAML_PRIV_H
+
+#include <stddef.h>
+
+#include "lab/err.h"
+
+/*
+ * A plain tree of a YAML document, with the position of every node.
+ * Anchors, aliases and tags other than the standard ones are refused while
+ * loading, so the tree is what the text says (no alias bombs), and
+ * mapping keys are unique scalars.
+ */
+enum ynode_kind {
+	YNODE_SCALAR,
+	YNODE_SEQ,
+	YNODE_MAP,
+};
+
+struct ynode {
+	enum ynode_kind	  kind;
+	int		  line;		/* 1-based */
+	int		  col;		/* 1-based */
+	char		 *value;	/* scalar text, NUL-terminated */
+	size_t		  len;
+	int		  plain;	/* scalar was unquoted */
+	struct ynode	**items;	/* seq: items; map: key, value, ... */
+	size_t		  n;		/* items used */
+	size_t		  cap;
+};
+
+#define YAML_MAX_DEPTH	 32
+#define YAML_MAX_SCALAR	 4096
+#define YAML_MAX_NODES	 4000000
+#define YAML_MAX_FILE	 (64u * 1024 * 1024)
+
+/*
+ * Parses one YAML document from buf. *ret is NULL for an empty document.
+ * Errors are LAB_EXIT_INPUT and read "name:line:col: what".
+ */
+int	yaml_tree_load(const char *name, const char *buf, size_t len,
+	    struct ynode **ret, struct lab_err *err);
+/* Frees a tree; NULL is a no-op. */
+void	yaml_tree_free(struct ynode *);
+/* True when a plain scalar spells null (~, null, empty). */
+int	yaml_is_null(const struct ynode *);
+
+#endif
