@@ -166,13 +166,13 @@ unknown(const char *what, const char *word, const char *const *cands,
 	const char	*near = lab_suggest(word, cands, n);
 
 	if (near != NULL)
-		fprintf(stderr, "lab: unknown %s '%s'%s%s, did you mean "
-		    "'%s'?\n", what, word, ctx ? " for " : "", ctx ? ctx : "",
-		    near);
+		fprintf(stderr, "lab: unknown %s '%s'%s%s%s, did you mean "
+		    "'%s'?\n", what, word, ctx ? " for '" : "", ctx ? ctx : "",
+		    ctx ? "'" : "", near);
 	else
-		fprintf(stderr, "lab: unknown %s '%s'%s%s (see 'lab help%s%s')"
-		    "\n", what, word, ctx ? " for " : "", ctx ? ctx : "",
-		    ctx ? " " : "", ctx ? ctx : "");
+		fprintf(stderr, "lab: unknown %s '%s'%s%s%s (see 'lab help%s%s')"
+		    "\n", what, word, ctx ? " for '" : "", ctx ? ctx : "",
+		    ctx ? "'" : "", ctx ? " " : "", ctx ? ctx : "");
 	return LAB_EXIT_INPUT;
 }
 
@@ -258,7 +258,7 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 	opterr = 0;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "+h", lo, NULL)) != -1) {
+	while ((c = getopt_long(argc, argv, "h", lo, NULL)) != -1) {
 		if (c == 'h' || c == OPT_HELP) {
 			cmd_usage(stdout, call->cmd, call->verb);
 			exit(LAB_EXIT_OK);

@@ -256,6 +256,13 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 	if (cmd_inventory(call, &inv, err) == -1 ||
 	    lab_inventory_group_names(inv, &names, err) == -1)
 		return err->code;
+	for (a = 0; a < call->argc; a++)
+		if (lab_strv_find(&names, call->argv[a] +
+		    (call->argv[a][0] == '@')) < 0) {
+			lab_strv_release(&names);
+			return lab_err_set(err, LAB_EXIT_INPUT, "unknown group "
+			    "'%s' (see 'lab ls groups')", call->argv[a]);
+		}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);

@@ -1,0 +1,36 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Installs the Debian 12 packages lab needs that are missing:
+#   sh scripts/deps.sh build    to build lab
+#   sh scripts/deps.sh test     to build it and run every test
+# Runs as root (or through sudo); installs nothing that is already there.
+set -eu
+
+build="meson ninja-build pkg-config gcc python3 libsqlite3-dev libyaml-dev
+libssh2-1-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev"
+# the real peers the tests run against, and the tools they compare with
+test="$build openipmi freeipmi-tools ipmitool iproute2 sqlite3"
+
+case ${1:-build} in
+build) want=$build ;;
+test) want=$test ;;
+*) echo "usage: sh scripts/deps.sh build|test" >&2; exit 2 ;;
+esac
+
+missing=
+for p in $want; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null |
+	    grep -q 'install ok installed'; then
+		missing="$missing $p"
+	fi
+done
+[ -n "$missing" ] || exit 0
+if [ "$(id -u)" -ne 0 ]; then
+	echo "deps: missing packages:$missing (run as root to install them)" >&2
+	exit 3
+fi
+echo "deps: installing$missing" >&2
+export DEBIAN_FRONTEND=noninteractive
+apt-get update -qq
+# shellcheck disable=SC2086
+apt-get install -y -qq --no-install-recommends $missing >/dev/null

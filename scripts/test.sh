@@ -1,0 +1,51 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Installs what is missing, builds lab twice (warnings as errors; then with
+# AddressSanitizer and UndefinedBehaviorSanitizer) and runs every test in
+# the sanitizer build. Ends with one line "N passed, N failed" from meson's
+# test log and exits non-zero if any test failed or was skipped.
+set -eu
+cd "$(dirname "$0")/.."
+sh scripts/deps.sh test
+
+meson setup build-werror -Dwerror=true --wipe >/dev/null 2>&1 ||
+	meson setup build-werror -Dwerror=true >/dev/null
+ninja -C build-werror
+
+meson setup build-asan -Dwerror=true -Db_sanitize=address,undefined \
+	-Db_lundef=false --wipe >/dev/null 2>&1 ||
+	meson setup build-asan -Dwerror=true -Db_sanitize=address,undefined \
+	-Db_lundef=false >/dev/null
+ninja -C build-asan
+
+# A missing simulator fails the run instead of skipping the test.
+LAB_TEST_REQUIRE_SIM=1
+UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
+ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
+export LAB_TEST_REQUIRE_SIM UBSAN_OPTIONS ASAN_OPTIONS
+rc=0
+meson test -C build-asan --print-errorlogs "$@" || rc=$?
+
+st=0
+python3 - build-asan/meson-logs/testlog.json <<'PY' || st=$?
+import json, sys
+passed = failed = skipped = 0
+with open(sys.argv[1]) as f:
+    for line in f:
+        if not line.strip():
+            continue
+        r = json.loads(line)["result"]
+        if r in ("OK", "EXPECTEDFAIL"):
+            passed += 1
+        elif r == "SKIP":
+            skipped += 1
+        else:
+            failed += 1
+line = "%d passed, %d failed" % (passed, failed)
+if skipped:
+    line += ", %d skipped" % skipped
+print(line)
+sys.exit(1 if failed or skipped or passed == 0 else 0)
+PY
+[ "$rc" -eq 0 ] || exit 1
+exit $st

@@ -1,0 +1,66 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Runs one golden CLI case: sh run.sh LAB CLI_DIR NAME
+#
+# The case is NAME.args (one lab command line, split by the shell, with
+# $T the temp folder and $INV its copy of inventory/), NAME.out, NAME.err
+# and NAME.rc. Before it runs, inventory/ is imported into a fresh
+# database, unless the case name starts with "nodb-"; an optional
+# NAME.setup holds more lab command lines to run first. Output is
+# normalised: the temp folder becomes $T and times become <TIME>.
+set -eu
+LAB=$1
+DIR=$2
+NAME=$3
+# a fixed parent keeps the normalised column widths stable
+T=$(mktemp -d /tmp/lab-cli.XXXXXXXX)
+ME=$(id -un)
+trap 'rm -rf "$T"' EXIT INT TERM
+cp -R "$DIR/../../inventory" "$T/inventory"
+cp -R "$DIR/data" "$T/data"
+INV=$T/inventory
+export T INV
+export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+export HOME="$T" XDG_DATA_HOME="$T/data-home" XDG_CONFIG_HOME="$T/config"
+unset NO_COLOR || true
+lab() { "$LAB" "$@"; }
+case $NAME in
+nodb-*) ;;
+*) lab import "$INV" >/dev/null 2>&1 ;;
+esac
+if [ -f "$DIR/$NAME.setup" ]; then
+	while IFS= read -r line; do
+		[ -n "$line" ] || continue
+		eval "lab $line" >/dev/null 2>&1 || true
+	done < "$DIR/$NAME.setup"
+fi
+rc=0
+eval "lab $(cat "$DIR/$NAME.args")" >"$T/out" 2>"$T/err" || rc=$?
+norm() {
+	sed -e "s|$T|\$T|g" -e "s/  $ME  /  <USER>  /" -e "s/\"user\": \"$ME\"/\"user\": \"<USER>\"/" \
+	    -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z/<TIME>/g' "$1"
+}
+fail=0
+norm "$T/out" > "$T/out.n"
+norm "$T/err" > "$T/err.n"
+if [ "${LAB_BLESS:-}" = 1 ]; then
+	# writes the expected files from this run: review them before commit
+	cp "$T/out.n" "$DIR/$NAME.out"
+	cp "$T/err.n" "$DIR/$NAME.err"
+	echo "$rc" > "$DIR/$NAME.rc"
+	exit 0
+fi
+if ! diff -u "$DIR/$NAME.out" "$T/out.n"; then
+	echo "$NAME: stdout differs" >&2
+	fail=1
+fi
+if ! diff -u "$DIR/$NAME.err" "$T/err.n"; then
+	echo "$NAME: stderr differs" >&2
+	fail=1
+fi
+want=$(cat "$DIR/$NAME.rc")
+if [ "$rc" != "$want" ]; then
+	echo "$NAME: exit code $rc, want $want" >&2
+	fail=1
+fi
+exit $fail

@@ -1,0 +1,35 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-3.0-or-later
+"""Fails when a test file exists that meson does not register.
+
+Usage: check-tests.py TESTS_DIR UNIT_NAMES CLI_CASES
+The names are the comma-separated lists from tests/unit/meson.build and
+tests/cli/meson.build.
+"""
+import os
+import sys
+
+
+def names(arg):
+    return set(filter(None, arg.split(",")))
+
+
+def main():
+    tests, units, cases = sys.argv[1], names(sys.argv[2]), names(sys.argv[3])
+    missing = []
+    for f in sorted(os.listdir(os.path.join(tests, "unit"))):
+        if f.startswith("test-") and f.endswith(".c") and f[5:-2] not in units:
+            missing.append("tests/unit/" + f)
+    for f in sorted(os.listdir(os.path.join(tests, "cli"))):
+        if f.endswith(".args") and f[:-5] not in cases:
+            missing.append("tests/cli/" + f)
+    for case in sorted(cases):
+        for ext in (".out", ".err", ".rc"):
+            if not os.path.exists(os.path.join(tests, "cli", case + ext)):
+                missing.append("tests/cli/" + case + ext + " (file missing)")
+    if missing:
+        sys.exit("tests not registered (or incomplete): " + ", ".join(missing))
+
+
+if __name__ == "__main__":
+    main()
