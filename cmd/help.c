@@ -12,8 +12,8 @@ cmd_help_all(FILE *f)
 
 	fprintf(f, "usage: lab [--db PATH] [--credentials PATH] COMMAND "
 	    "[VERB] [ARGS...] [--json]\n\n"
-	    "lab keeps a small server lab's inventory in SQLite, declared in "
-	    "YAML.\n\ncommands:\n");
+	    "lab runs a small server lab: its inventory in SQLite, declared "
+	    "in YAML,\nand its BMCs over IPMI.\n\ncommands:\n");
 	for (i = 0; (c = lab_commands[i]) != NULL; i++)
 		fprintf(f, "  %-8s %s\n", c->name, c->summary);
 	fprintf(f, "\ntargets: microserver1, microserver[1-3], ml11[0,5], "

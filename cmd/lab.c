@@ -13,12 +13,16 @@
 
 /* Every command, in alphabetical order: greppable, no magic. */
 const struct lab_cmd *const lab_commands[] = {
+	&lab_cmd_boot,
 	&lab_cmd_export,
 	&lab_cmd_help,
 	&lab_cmd_import,
 	&lab_cmd_init,
 	&lab_cmd_log,
 	&lab_cmd_ls,
+	&lab_cmd_power,
+	&lab_cmd_sel,
+	&lab_cmd_sensors,
 	&lab_cmd_show,
 	NULL,
 };
@@ -51,6 +55,10 @@ cmd_opt(const struct lab_call *call, const char *name)
 	for (i = 0; o != NULL && o[i].name != NULL; i++)
 		if (strcmp(o[i].name, name) == 0)
 			return call->opt[i];
+	o = call->verb->opts2;
+	for (i = 0; o != NULL && o[i].name != NULL; i++)
+		if (strcmp(o[i].name, name) == 0)
+			return call->opt[LAB_MAX_OPTS + i];
 	return NULL;
 }
 
@@ -114,6 +122,9 @@ verb_line(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 	for (o = v->opts; o != NULL && o->name != NULL; o++)
 		fprintf(f, " [--%s%s%s]", o->name, o->arg ? " " : "",
 		    o->arg ? o->arg : "");
+	for (o = v->opts2; o != NULL && o->name != NULL; o++)
+		fprintf(f, " [--%s%s%s]", o->name, o->arg ? " " : "",
+		    o->arg ? o->arg : "");
 	if (v->flags & LAB_VERB_DRYRUN)
 		fprintf(f, " [--dry-run]");
 	if (v->flags & LAB_VERB_JSON)
@@ -132,6 +143,7 @@ cmd_usage(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 		verb_line(f, c, v);
 		fprintf(f, "\n%s\n\noptions:\n", v->summary);
 		opt_usage(f, v->opts, v->flags);
+		opt_usage(f, v->opts2, v->flags);
 		opt_usage(f, common_opts, v->flags);
 		return;
 	}
@@ -233,8 +245,8 @@ static int
 parse_opts(struct lab_call *call, int argc, char **argv)
 {
 	const struct lab_verb	*v = call->verb;
-	struct option		 lo[LAB_MAX_OPTS + 8];
-	const char		*names[LAB_MAX_OPTS + 8], *near;
+	struct option		 lo[2 * LAB_MAX_OPTS + 8];
+	const char		*names[2 * LAB_MAX_OPTS + 8], *near;
 	size_t			 n = 0, i;
 	int			 c;
 
@@ -254,6 +266,13 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 		lo[n++] = (struct option){ v->opts[i].name,
 		    v->opts[i].arg ? required_argument : no_argument, NULL,
 		    OPT_VERB + (int)i };
+	}
+	for (i = 0; v->opts2 != NULL && v->opts2[i].name != NULL &&
+	    i < LAB_MAX_OPTS; i++) {
+		names[n] = v->opts2[i].name;
+		lo[n++] = (struct option){ v->opts2[i].name,
+		    v->opts2[i].arg ? required_argument : no_argument, NULL,
+		    OPT_VERB + LAB_MAX_OPTS + (int)i };
 	}
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };
 	opterr = 0;

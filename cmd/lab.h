@@ -8,6 +8,7 @@
 #include "lab/db.h"
 #include "lab/err.h"
 #include "lab/inventory.h"
+#include "lab/power.h"
 #include "lab/str.h"
 
 #define LAB_ARGS_ANY	-1
@@ -39,6 +40,7 @@ struct lab_verb {
 	int			(*run)(struct lab_call *, struct lab_err *);
 	const struct lab_opt	*opts;	/* NULL-name terminated, or NULL */
 	const char		*summary;
+	const struct lab_opt	*opts2;	/* a shared set (cmd_bmc_opts), or NULL */
 };
 
 struct lab_cmd {
@@ -54,7 +56,7 @@ struct lab_call {
 	char			 label[64];	/* "import", "power on" */
 	int			 argc;		/* positional words */
 	char			**argv;
-	const char		*opt[LAB_MAX_OPTS];	/* by index in verb->opts */
+	const char		*opt[2 * LAB_MAX_OPTS];	/* opts, then opts2 */
 	const char		*db_path;
 	const char		*cred_path;
 	int			 json;
@@ -64,12 +66,16 @@ struct lab_call {
 	struct lab_db		*db;		/* opened by cmd_db(), audited */
 };
 
+extern const struct lab_cmd lab_cmd_boot;
 extern const struct lab_cmd lab_cmd_export;
 extern const struct lab_cmd lab_cmd_help;
 extern const struct lab_cmd lab_cmd_import;
 extern const struct lab_cmd lab_cmd_init;
 extern const struct lab_cmd lab_cmd_log;
 extern const struct lab_cmd lab_cmd_ls;
+extern const struct lab_cmd lab_cmd_power;
+extern const struct lab_cmd lab_cmd_sel;
+extern const struct lab_cmd lab_cmd_sensors;
 extern const struct lab_cmd lab_cmd_show;
 
 /* The command table, NULL-terminated (cmd/lab.c). */
@@ -89,6 +95,26 @@ void		 cmd_usage(FILE *, const struct lab_cmd *,
 void		 cmd_help_all(FILE *);
 /* Writes a buffer to stdout; returns -1 (with err) on a write error. */
 int		 cmd_write(struct lab_buf *, struct lab_err *);
+
+/* A run of a BMC command over targets (cmd/bmc.c). */
+struct lab_bmc_run {
+	struct lab_inventory	*inv;
+	struct lab_strv		 hosts;
+	struct lab_power_result	*res;
+	size_t			 n;
+};
+
+extern const struct lab_opt cmd_bmc_opts[];
+
+/* Parses --timeout, --fanout, --privilege, --retransmit into req. */
+int	cmd_bmc_opts_parse(struct lab_call *, struct lab_power_req *,
+	    struct lab_err *);
+/* Resolves targets, loads credentials, runs req, records the outcome. */
+int	cmd_bmc_run(struct lab_call *, struct lab_power_req *,
+	    struct lab_bmc_run *, struct lab_err *);
+/* Prints each host's failure on stderr; returns the exit code. */
+int	cmd_bmc_failures(struct lab_call *, const struct lab_bmc_run *);
+void	cmd_bmc_release(struct lab_bmc_run *);
 
 /* A text table sized to its contents. */
 struct table {

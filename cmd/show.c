@@ -10,7 +10,31 @@
 #include "lab.h"
 
 static void
-show_host(const struct lab_host *h)
+show_power(const struct lab_power_seen *p)
+{
+	char	seen[32], checked[32];
+
+	if (p->checked_at == 0) {
+		printf("power:    never checked ('lab power status' asks)\n");
+		return;
+	}
+	lab_format_time(p->checked_at, checked, sizeof(checked));
+	if (p->reachable) {
+		printf("power:    %s (seen %s)\n", lab_power_name(p->state),
+		    checked);
+		return;
+	}
+	printf("power:    BMC unreachable at %s: %s\n", checked,
+	    p->error ? p->error : "no answer");
+	if (p->seen_at > 0) {
+		lab_format_time(p->seen_at, seen, sizeof(seen));
+		printf("          last seen %s at %s\n",
+		    lab_power_name(p->state), seen);
+	}
+}
+
+static void
+show_host(const struct lab_host *h, const struct lab_power_seen *p)
 {
 	const struct lab_model	*m = lab_model_find(h->model);
 	char			 size[32], exact[32];
@@ -31,6 +55,8 @@ show_host(const struct lab_host *h)
 		    h->bmc->credential, h->bmc->cipher_suite);
 	else
 		printf("bmc:      none recorded\n");
+	if (h->bmc != NULL)
+		show_power(p);
 	printf("nics:\n");
 	for (i = 0; i < h->nnics; i++)
 		printf("  %-8s %s\n", h->nics[i].name, h->nics[i].mac);
@@ -71,6 +97,35 @@ show_switch(const struct lab_switch *s)
 		printf("note:     %s\n", m->note);
 }
 
+/* The host's inventory object plus what was last observed of it. */
+static void
+render_host(struct lab_json *j, const struct lab_host *h,
+    const struct lab_power_seen *p)
+{
+	char	t[32];
+
+	lab_json_obj_begin(j);
+	lab_render_host_fields(j, h);
+	lab_json_key(j, "power");
+	if (p->checked_at == 0)
+		lab_json_null(j);
+	else {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "state", p->state == LAB_POWER_UNKNOWN ? NULL :
+		    lab_power_name(p->state));
+		lab_json_key(j, "bmc_reachable");
+		lab_json_bool(j, p->reachable);
+		lab_format_time(p->checked_at, t, sizeof(t));
+		lab_json_kstr(j, "checked_at", t);
+		if (p->seen_at > 0)
+			lab_format_time(p->seen_at, t, sizeof(t));
+		lab_json_kstr(j, "seen_at", p->seen_at > 0 ? t : NULL);
+		lab_json_kstr(j, "error", p->error);
+		lab_json_obj_end(j);
+	}
+	lab_json_obj_end(j);
+}
+
 static int
 show_run(struct lab_call *call, struct lab_err *err)
 {
@@ -78,6 +133,7 @@ show_run(struct lab_call *call, struct lab_err *err)
 	const struct lab_host	*h;
 	const struct lab_switch	*s;
 	struct lab_strv		 none;
+	struct lab_power_seen	 seen;
 	struct lab_buf		 b;
 	struct lab_json		 j;
 	int			 rc;
@@ -92,20 +148,25 @@ show_run(struct lab_call *call, struct lab_err *err)
 			lab_strv_release(&none);
 		return LAB_EXIT_INPUT;
 	}
+	memset(&seen, 0, sizeof(seen));
+	if (h != NULL && lab_db_power_seen(call->db, h->name, &seen, err) == -1)
+		return err->code;
 	if (!call->json) {
 		if (h != NULL)
-			show_host(h);
+			show_host(h, &seen);
 		else
 			show_switch(s);
+		lab_power_seen_release(&seen);
 		return LAB_EXIT_OK;
 	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	if (h != NULL)
-		lab_render_host_json(&j, h);
+		render_host(&j, h, &seen);
 	else
 		lab_render_switch_json(&j, s);
 	lab_json_end(&j);
+	lab_power_seen_release(&seen);
 	rc = cmd_write(&b, err);
 	lab_buf_release(&b);
 	return rc == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;

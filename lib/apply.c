@@ -29,7 +29,8 @@ static const struct {
 	S(bmc_del, "DELETE FROM bmcs WHERE host_id = "
 	    "(SELECT id FROM hosts WHERE name = ?1)"),
 	S(bmc_ins, "INSERT INTO bmcs (host_id, type, address, port, "
-	    "credential, cipher_suite) SELECT id, ?2, ?3, ?4, ?5, ?6 "
+	    "credential, cipher_suite, workarounds, privilege, timeout_ms, "
+	    "retransmit_ms) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 "
 	    "FROM hosts WHERE name = ?1"),
 	S(nic_del, "DELETE FROM nics WHERE host_id = "
 	    "(SELECT id FROM hosts WHERE name = ?1)"),
@@ -179,6 +180,19 @@ strv_eq(const struct lab_strv *a, const struct lab_strv *b)
 	return 1;
 }
 
+/* Words joined by spaces; NULL when out of memory. */
+static char *
+join_words(const struct lab_strv *sv)
+{
+	struct lab_buf	b;
+	size_t		i;
+
+	lab_buf_init(&b);
+	for (i = 0; i < sv->n; i++)
+		lab_buf_addf(&b, "%s%s", i ? " " : "", sv->v[i]);
+	return lab_buf_steal(&b);
+}
+
 static int
 bmc_eq(const struct lab_bmc *a, const struct lab_bmc *b)
 {
@@ -186,7 +200,11 @@ bmc_eq(const struct lab_bmc *a, const struct lab_bmc *b)
 		return a == b;
 	return streq(a->type, b->type) && streq(a->address, b->address) &&
 	    a->port == b->port && streq(a->credential, b->credential) &&
-	    a->cipher_suite == b->cipher_suite;
+	    a->cipher_suite == b->cipher_suite &&
+	    strv_eq(&a->workarounds, &b->workarounds) &&
+	    streq(a->privilege, b->privilege) &&
+	    a->timeout_ms == b->timeout_ms &&
+	    a->retransmit_ms == b->retransmit_ms;
 }
 
 static int
@@ -291,6 +309,19 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		sqlite3_bind_int(st->bmc_ins, 4, h->bmc->port);
 		db_bind_text(st->bmc_ins, 5, h->bmc->credential);
 		sqlite3_bind_int(st->bmc_ins, 6, h->bmc->cipher_suite);
+		if (h->bmc->workarounds.n > 0) {
+			char	*w = join_words(&h->bmc->workarounds);
+
+			if (w == NULL)
+				return lab_err_oom(a->err);
+			sqlite3_bind_text(st->bmc_ins, 7, w, -1, free);
+		}
+		db_bind_text(st->bmc_ins, 8, h->bmc->privilege);
+		if (h->bmc->timeout_ms > 0)
+			sqlite3_bind_int(st->bmc_ins, 9, h->bmc->timeout_ms);
+		if (h->bmc->retransmit_ms > 0)
+			sqlite3_bind_int(st->bmc_ins, 10,
+			    h->bmc->retransmit_ms);
 		if (run(a, st->bmc_ins, "write bmc") == -1)
 			return -1;
 	}
@@ -362,6 +393,30 @@ cmp_switchp(const void *x, const void *y)
 {
 	return strcmp((*(const struct lab_switch *const *)x)->name,
 	    (*(const struct lab_switch *const *)y)->name);
+}
+
+/*
+ * Deletes, before any host is written, the NICs of hosts that change or
+ * (with prune) lose theirs: a MAC moving to a host written earlier would
+ * otherwise still be held by its old host (nics.mac is unique).
+ */
+static int
+release_nics(struct apply *a, const struct lab_inventory *cur,
+    const struct lab_inventory *inv, int flags)
+{
+	const struct lab_host	*o, *n;
+	size_t			 i;
+
+	for (i = 0; i < cur->nhosts; i++) {
+		o = &cur->hosts[i];
+		n = lab_inventory_host(inv, o->name);
+		if (n == NULL ? !(flags & LAB_APPLY_PRUNE) : nics_eq(o, n))
+			continue;
+		db_bind_text(a->st.nic_del, 1, o->name);
+		if (run(a, a->st.nic_del, "write nic") == -1)
+			return -1;
+	}
+	return 0;
 }
 
 /*
@@ -642,7 +697,8 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 		goto out;
 	}
 	/* groups first: memberships written with the hosts refer to them */
-	if (merge_groups(&a, cur, fv, fn, write, 0) == -1 ||
+	if ((write && merge_groups(&a, cur, fv, fn, 1, 0) == -1) ||
+	    (write && release_nics(&a, cur, inv, flags) == -1) ||
 	    merge_hosts(&a, cur, hv, inv->nhosts, flags, write) == -1 ||
 	    merge_switches(&a, cur, sv, inv->nswitches, flags, write) == -1 ||
 	    merge_groups(&a, cur, fv, fn, 0, write) == -1)

@@ -95,17 +95,20 @@ load_entry(const char *file, const struct ynode *k, const struct ynode *v,
 		return fail(file, v, "credential must be a mapping such as "
 		    "{username: admin, password: ...}", NULL, err);
 	for (i = 0; i + 1 < v->n; i += 2) {
+		/* the key is not quoted: a missing space puts a secret in it */
 		if ((f = slot(c, v->items[i]->value)) == NULL) {
 			near = lab_suggest(v->items[i]->value, cred_keys,
 			    LAB_ARRAY_SIZE(cred_keys) - 1);
 			if (near != NULL)
 				return lab_err_set(err, LAB_EXIT_INPUT,
-				    "%s:%d:%d: unknown key '%.64s' in "
-				    "credential; did you mean '%s'?", file,
-				    v->items[i]->line, v->items[i]->col,
-				    v->items[i]->value, near);
+				    "%s:%d:%d: unknown key in credential; "
+				    "did you mean '%s'?", file,
+				    v->items[i]->line, v->items[i]->col, near);
 			return fail(file, v->items[i], "unknown key in "
-			    "credential: '", v->items[i]->value, err);
+			    "credential (known keys: username, password, "
+			    "community, auth_protocol, auth_password, "
+			    "priv_protocol, priv_password, identity)", NULL,
+			    err);
 		}
 		if (v->items[i + 1]->kind != YNODE_SCALAR)
 			return fail(file, v->items[i + 1], "a credential's "

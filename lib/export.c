@@ -138,6 +138,18 @@ emit_host(struct em *em, const struct lab_host *h)
 		kn(em, "port", h->bmc->port);
 		kv(em, "credential", h->bmc->credential);
 		kn(em, "cipher_suite", h->bmc->cipher_suite);
+		if (h->bmc->workarounds.n > 0) {
+			str(em, "workarounds");
+			seq_begin(em, 1);
+			for (i = 0; i < h->bmc->workarounds.n; i++)
+				str(em, h->bmc->workarounds.v[i]);
+			seq_end(em);
+		}
+		kv(em, "privilege", h->bmc->privilege);
+		if (h->bmc->timeout_ms > 0)
+			kn(em, "timeout", h->bmc->timeout_ms / 1000);
+		if (h->bmc->retransmit_ms > 0)
+			kn(em, "retransmit", h->bmc->retransmit_ms);
 		map_end(em);
 	}
 	if (h->nnics > 0) {

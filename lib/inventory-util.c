@@ -25,6 +25,8 @@ host_release(struct lab_host *h)
 		free(h->bmc->type);
 		free(h->bmc->address);
 		free(h->bmc->credential);
+		lab_strv_release(&h->bmc->workarounds);
+		free(h->bmc->privilege);
 		free(h->bmc);
 	}
 	for (i = 0; i < h->nnics; i++) {

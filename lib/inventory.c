@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include "lab/inventory.h"
+#include "lab/ipmi.h"
 #include "lab/model.h"
 #include "lab/parse.h"
 #include "inventory-priv.h"
@@ -20,7 +21,9 @@ static const char *const top_keys[] = { "hosts", "switches", "groups", NULL };
 static const char *const host_keys[] = { "name", "model", "role", "groups",
 	"bmc", "nics", "disks", NULL };
 static const char *const bmc_keys[] = { "type", "address", "port",
-	"credential", "cipher_suite", NULL };
+	"credential", "cipher_suite", "workarounds", "privilege", "timeout",
+	"retransmit", NULL };
+static const char *const privileges[] = { "user", "operator", "admin", NULL };
 static const char *const nic_keys[] = { "name", "mac", NULL };
 static const char *const disk_keys[] = { "slot", "kind", "size", "controller",
 	NULL };
@@ -244,6 +247,10 @@ want_int(struct ctx *c, const struct ynode *map, const char *key,
 
 	if (n == NULL || yaml_is_null(n))
 		return 0;
+	if (n->kind == YNODE_SCALAR && !n->plain &&
+	    lab_parse_int(n->value, min, max, &v) == 0)
+		return fail(c, n, "'%s' of %s is a quoted string: write the "
+		    "number %s without quotes", key, what, n->value);
 	if (n->kind != YNODE_SCALAR || !n->plain ||
 	    lab_parse_int(n->value, min, max, &v) == -1)
 		return fail(c, n, "'%s' of %s must be a whole number from "
@@ -300,6 +307,39 @@ want_model(struct ctx *c, const struct ynode *map, const char *what,
 	    "(known: %s)", *ret, what, known);
 }
 
+/* FreeIPMI workaround words, checked against the IPMI layer's list. */
+static int
+load_workarounds(struct ctx *c, const struct ynode *seq, struct lab_bmc *b,
+    const char *what)
+{
+	const struct ynode	*n;
+	char			 label[128];
+	unsigned		 bits = 0;
+	size_t			 i;
+
+	if (seq == NULL || yaml_is_null(seq))
+		return 0;
+	snprintf(label, sizeof(label), "'workarounds' of %s", what);
+	if (want_kind(c, seq, YNODE_SEQ, label) == -1)
+		return -1;
+	for (i = 0; i < seq->n; i++) {
+		n = seq->items[i];
+		if (want_kind(c, n, YNODE_SCALAR, "a workaround") == -1)
+			return -1;
+		if (lab_ipmi_workaround_parse(n->value, &bits) == -1)
+			return fail(c, n, "unknown IPMI workaround '%.64s' in "
+			    "%s (FreeIPMI's words, as in ipmipower -W: "
+			    "opensesspriv, authcap, intel20, supermicro20, "
+			    "sun20, ...)", n->value, what);
+		if (lab_strv_find(&b->workarounds, n->value) >= 0)
+			return fail(c, n, "workaround '%s' listed twice",
+			    n->value);
+		if (lab_strv_add(&b->workarounds, n->value) == -1)
+			return lab_err_oom(c->err);
+	}
+	return 0;
+}
+
 static int
 load_bmc(struct ctx *c, const struct ynode *n, struct lab_host *h)
 {
@@ -307,6 +347,7 @@ load_bmc(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	struct lab_bmc		*b;
 	char			 what[96], kinds[32];
 	unsigned		 kind;
+	int			 timeout = 0;
 
 	snprintf(what, sizeof(what), "the bmc of host '%s'", h->name);
 	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
@@ -328,6 +369,14 @@ load_bmc(struct ctx *c, const struct ynode *n, struct lab_host *h)
 		    "sends the password without authentication: refused; "
 		    "use 3 (the default) or another suite the BMC offers",
 		    what);
+	if (want_word(c, n, "privilege", what, privileges, 1,
+	    &b->privilege) == -1 ||
+	    want_int(c, n, "timeout", what, 1, 600, &timeout) == -1 ||
+	    want_int(c, n, "retransmit", what, 10, 60000,
+	    &b->retransmit_ms) == -1 ||
+	    load_workarounds(c, get(n, "workarounds"), b, what) == -1)
+		return -1;
+	b->timeout_ms = timeout * 1000;
 	kind = lab_bmc_kind_parse(b->type);
 	if (m->bmc_kinds == 0)
 		warn(c, n, "host '%s': model %s cannot carry a BMC, yet one is "

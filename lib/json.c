@@ -153,6 +153,13 @@ lab_json_bool(struct lab_json *j, int v)
 }
 
 void
+lab_json_raw(struct lab_json *j, const char *v)
+{
+	sep(j);
+	lab_buf_adds(j->out, v);
+}
+
+void
 lab_json_null(struct lab_json *j)
 {
 	sep(j);

@@ -147,7 +147,8 @@ lab_format_size_human(uint64_t v, char *buf, size_t len)
 	double	d = (double)v;
 	size_t	i = 0;
 
-	while (d >= 1000.0 && i < 5) {
+	/* from 999.5 on, rounding would print "1000": use the next unit */
+	while (d >= 999.5 && i < 5) {
 		d /= 1000.0;
 		i++;
 	}

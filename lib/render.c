@@ -8,9 +8,17 @@
 void
 lab_render_host_json(struct lab_json *j, const struct lab_host *h)
 {
+	lab_json_obj_begin(j);
+	lab_render_host_fields(j, h);
+	lab_json_obj_end(j);
+}
+
+/* The members of a host's JSON object. */
+void
+lab_render_host_fields(struct lab_json *j, const struct lab_host *h)
+{
 	size_t	i;
 
-	lab_json_obj_begin(j);
 	lab_json_kstr(j, "name", h->name);
 	lab_json_kstr(j, "model", h->model);
 	lab_json_kstr(j, "role", h->role);
@@ -29,6 +37,22 @@ lab_render_host_json(struct lab_json *j, const struct lab_host *h)
 		lab_json_kint(j, "port", h->bmc->port);
 		lab_json_kstr(j, "credential", h->bmc->credential);
 		lab_json_kint(j, "cipher_suite", h->bmc->cipher_suite);
+		lab_json_key(j, "workarounds");
+		lab_json_arr_begin(j);
+		for (i = 0; i < h->bmc->workarounds.n; i++)
+			lab_json_str(j, h->bmc->workarounds.v[i]);
+		lab_json_arr_end(j);
+		lab_json_kstr(j, "privilege", h->bmc->privilege);
+		lab_json_key(j, "timeout");
+		if (h->bmc->timeout_ms > 0)
+			lab_json_int(j, h->bmc->timeout_ms / 1000);
+		else
+			lab_json_null(j);
+		lab_json_key(j, "retransmit");
+		if (h->bmc->retransmit_ms > 0)
+			lab_json_int(j, h->bmc->retransmit_ms);
+		else
+			lab_json_null(j);
 		lab_json_obj_end(j);
 	}
 	lab_json_key(j, "nics");
@@ -51,7 +75,6 @@ lab_render_host_json(struct lab_json *j, const struct lab_host *h)
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);
-	lab_json_obj_end(j);
 }
 
 /* One switch as JSON. */

@@ -28,6 +28,26 @@ host_at(struct lab_inventory *inv, const char *name, size_t *hint)
 	return NULL;
 }
 
+/* Splits space-separated words into sv; NULL adds nothing. */
+static int
+split_words(struct lab_strv *sv, const char *s)
+{
+	const char	*p;
+	size_t		 n;
+
+	while (s != NULL && *s != '\0') {
+		while (*s == ' ')
+			s++;
+		for (p = s; *p != '\0' && *p != ' '; p++)
+			;
+		n = (size_t)(p - s);
+		if (n > 0 && lab_strv_take(sv, strndup(s, n)) == -1)
+			return -1;
+		s = p;
+	}
+	return 0;
+}
+
 static int
 load_hosts(struct lab_db *db, struct lab_inventory *inv, const char *file,
     struct lab_err *err)
@@ -75,7 +95,8 @@ load_children(struct lab_db *db, struct lab_inventory *inv, const char *file,
 	int		 rc;
 
 	if (db_prepare(db, "SELECT h.name, b.type, b.address, b.port, "
-	    "b.credential, b.cipher_suite FROM bmcs b JOIN hosts h ON "
+	    "b.credential, b.cipher_suite, b.workarounds, b.privilege, "
+	    "b.timeout_ms, b.retransmit_ms FROM bmcs b JOIN hosts h ON "
 	    "h.id = b.host_id ORDER BY h.name", &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -87,6 +108,14 @@ load_children(struct lab_db *db, struct lab_inventory *inv, const char *file,
 		h->bmc->port = sqlite3_column_int(st, 3);
 		h->bmc->credential = db_text(st, 4);
 		h->bmc->cipher_suite = sqlite3_column_int(st, 5);
+		if (split_words(&h->bmc->workarounds,
+		    (const char *)sqlite3_column_text(st, 6)) == -1) {
+			sqlite3_finalize(st);
+			return lab_err_oom(err);
+		}
+		h->bmc->privilege = db_text(st, 7);
+		h->bmc->timeout_ms = sqlite3_column_int(st, 8);
+		h->bmc->retransmit_ms = sqlite3_column_int(st, 9);
 		h->bmc->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)

@@ -91,7 +91,22 @@ parser_fail(struct loader *l, yaml_parser_t *p)
 	if (p->error == YAML_MEMORY_ERROR)
 		return lab_err_oom(l->err);
 	if (p->error == YAML_READER_ERROR) {
-		offset_pos(l, p->problem_offset, &line, &col);
+		size_t	off = p->problem_offset;
+
+		/*
+		 * libyaml points at the byte after a bad lead byte for these;
+		 * the user's error is the sequence the lead byte starts
+		 */
+		if (strstr(what, "trailing") != NULL ||
+		    strstr(what, "incomplete") != NULL)
+			while (off > 0 && off <= l->len &&
+			    ((unsigned char)l->buf[off - 1] & 0xc0) == 0x80 &&
+			    p->problem_offset - off < 3)
+				off--;
+		if (off > 0 && off <= l->len && strstr(what, "trailing") &&
+		    ((unsigned char)l->buf[off - 1] & 0xc0) == 0xc0)
+			off--;
+		offset_pos(l, off, &line, &col);
 		if (strstr(what, "UTF-8") != NULL || strstr(what, "octet"))
 			return lab_err_set(l->err, LAB_EXIT_INPUT,
 			    "%s:%d:%d: %s (the file must be UTF-8 text)",
@@ -134,7 +149,51 @@ refuse_anchor(struct loader *l, const yaml_char_t *anchor,
 	    "YAML anchors (&name) are not supported: write the value out");
 }
 
-/* Checks that a new key is a scalar and not already in the mapping. */
+#define SMALL_MAP	32	/* keys checked one by one up to this many */
+
+static int
+dup_key(struct loader *l, const struct ynode *first, const struct ynode *key)
+{
+	char	msg[256];
+
+	snprintf(msg, sizeof(msg), "duplicate key '%.64s' (first at line %d)",
+	    key->value, first->line);
+	return fail_at(l, key->line, key->col, msg);
+}
+
+static int
+cmp_key(const void *a, const void *b)
+{
+	const struct ynode	*x = *(const struct ynode *const *)a;
+	const struct ynode	*y = *(const struct ynode *const *)b;
+	int			 c = strcmp(x->value, y->value);
+
+	if (c != 0)
+		return c;
+	return x->line != y->line ? x->line - y->line : x->col - y->col;
+}
+
+/* Checks a big mapping's keys at once: sorting keeps it O(n log n). */
+static int
+check_keys_sorted(struct loader *l, const struct ynode *map)
+{
+	const struct ynode	**keys;
+	size_t			  n = map->n / 2, i;
+	int			  rc = 0;
+
+	if ((keys = calloc(n, sizeof(*keys))) == NULL)
+		return lab_err_oom(l->err);
+	for (i = 0; i < n; i++)
+		keys[i] = map->items[2 * i];
+	qsort(keys, n, sizeof(*keys), cmp_key);
+	for (i = 1; i < n && rc == 0; i++)
+		if (strcmp(keys[i - 1]->value, keys[i]->value) == 0)
+			rc = dup_key(l, keys[i - 1], keys[i]);
+	free(keys);
+	return rc;
+}
+
+/* Checks that a new key is a scalar and, in a small mapping, new. */
 static int
 check_key(struct loader *l, const struct ynode *map, const struct ynode *key)
 {
@@ -143,15 +202,11 @@ check_key(struct loader *l, const struct ynode *map, const struct ynode *key)
 	if (key->kind != YNODE_SCALAR)
 		return fail_at(l, key->line, key->col,
 		    "a mapping key must be a plain string");
+	if (map->n / 2 >= SMALL_MAP)
+		return 0;	/* check_keys_sorted runs at the end */
 	for (i = 0; i + 1 < map->n; i += 2)
-		if (strcmp(map->items[i]->value, key->value) == 0) {
-			char	msg[256];
-
-			snprintf(msg, sizeof(msg),
-			    "duplicate key '%.64s' (first at line %d)",
-			    key->value, map->items[i]->line);
-			return fail_at(l, key->line, key->col, msg);
-		}
+		if (strcmp(map->items[i]->value, key->value) == 0)
+			return dup_key(l, map->items[i], key);
 	return 0;
 }
 
@@ -234,6 +289,9 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 		if (e.type == YAML_SEQUENCE_END_EVENT ||
 		    e.type == YAML_MAPPING_END_EVENT) {
 			yaml_event_delete(&e);
+			if (n->kind == YNODE_MAP && n->n / 2 > SMALL_MAP &&
+			    check_keys_sorted(l, n) == -1)
+				goto out;
 			break;
 		}
 		c = NULL;

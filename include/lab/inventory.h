@@ -27,6 +27,10 @@ struct lab_bmc {
 	int		 port;		/* default 623 */
 	char		*credential;	/* a name in the credentials file */
 	int		 cipher_suite;	/* default 3; 0 is refused */
+	struct lab_strv	 workarounds;	/* FreeIPMI words: "opensesspriv" */
+	char		*privilege;	/* user | operator | admin, or NULL */
+	int		 timeout_ms;	/* session timeout; 0: the default */
+	int		 retransmit_ms;	/* 0: the default */
 	struct lab_loc	 loc;
 };
 

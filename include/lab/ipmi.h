@@ -10,7 +10,8 @@
  * Out-of-band IPMI 2.0 (RMCP+) to one BMC through libfreeipmi. IPMI 1.5
  * is never used; the cipher suite comes from the inventory and is never
  * negotiated; suite 0 is refused. One struct lab_ipmi is one session and
- * is used by one thread at a time.
+ * is used by one thread at a time; any number of sessions may run at once
+ * in different threads (no global set-up to call first).
  *
  * Errors map to exit codes as follows (the message always starts with
  * "BMC ADDRESS:PORT: " and then says which):
@@ -20,6 +21,8 @@
  *	cipher suite not supported by the BMC		LAB_EXIT_PARTIAL
  *	a completion code other than 0x00		LAB_EXIT_PARTIAL
  *	cipher suite 0, bad workaround name		LAB_EXIT_INPUT
+ *	no such cipher suite, bad port or privilege,	LAB_EXIT_INPUT
+ *	user name > 16 or password > 20 characters
  *	out of memory					LAB_EXIT_ENV
  * (LAB_EXIT_PARTIAL: the run goes on with the other hosts.)
  */
@@ -80,7 +83,12 @@ int	lab_ipmi_power_get(struct lab_ipmi *, enum lab_power *ret,
 int	lab_ipmi_power_set(struct lab_ipmi *, enum lab_power_action,
 	    struct lab_err *err);
 
-/* Reads the boot device override (persistent and EFI flags too). */
+/*
+ * Reads the boot device override (persistent and EFI flags too). The
+ * device is reported whatever the "valid" bit says, as ipmitool does.
+ * Some BMCs keep only the device (ipmi_sim): persistent and EFI then read
+ * back 0 even after lab_ipmi_boot_set() asked for them.
+ */
 int	lab_ipmi_boot_get(struct lab_ipmi *, enum lab_boot_dev *dev,
 	    int *persistent, int *efi, struct lab_err *err);
 /* Sets the boot device for the next boot (or every boot). */
@@ -96,6 +104,11 @@ struct lab_sensor {
 	char	*unit;		/* "degrees C", "RPM", "V", or NULL */
 	char	*state;		/* "nominal", "warning", "critical", "unknown" */
 };
+/*
+ * state: threshold sensors are "warning" past a non-critical threshold and
+ * "critical" past a critical or non-recoverable one; discrete sensors use
+ * FreeIPMI's built-in interpretation; "unknown" when unreadable.
+ */
 
 /* Reads every sensor. *ret is caller-owned (lab_sensors_free). */
 int	lab_ipmi_sensors(struct lab_ipmi *, struct lab_sensor **ret,
@@ -119,6 +132,11 @@ void	lab_sel_free(struct lab_sel_entry *, size_t n);
  * Parses one FreeIPMI workaround word as the tools spell it
  * ("opensesspriv", "authcap", "intel20", "supermicro20", "sun20",
  * "nochecksumcheck", "integritycheckvalue", ...) into *bits (OR-ed in).
+ * Case does not matter. Also known: the IPMI 1.5 words (idzero,
+ * unexpectedauth, forcepermsg, endianseq, noauthcodecheck, ignoreauthcode:
+ * no effect on IPMI 2.0), the ipmi-sensors and ipmi-sel words
+ * (discretereading, ignorescanningdisabled, assumebmcowner,
+ * assumesystemevent, assumemaxsdrrecordcount) and "none".
  * Returns -1 for an unknown word.
  */
 int	lab_ipmi_workaround_parse(const char *word, unsigned *bits);

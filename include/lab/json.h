@@ -33,6 +33,8 @@ void	lab_json_str(struct lab_json *, const char *s);
 void	lab_json_int(struct lab_json *, int64_t);
 void	lab_json_bool(struct lab_json *, int);
 void	lab_json_null(struct lab_json *);
+/* A value written as is (a number already formatted). */
+void	lab_json_raw(struct lab_json *, const char *);
 /* key + string (null when NULL). */
 void	lab_json_kstr(struct lab_json *, const char *key, const char *s);
 /* key + integer. */

@@ -19,6 +19,8 @@
  * size_bytes, controller].
  */
 void	lab_render_host_json(struct lab_json *, const struct lab_host *);
+/* The same members without the braces, for callers that add more. */
+void	lab_render_host_fields(struct lab_json *, const struct lab_host *);
 /* One switch: name, model, address, port, snmp. */
 void	lab_render_switch_json(struct lab_json *, const struct lab_switch *);
 /* The whole inventory: {groups, hosts, switches}. */

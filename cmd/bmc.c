@@ -1,0 +1,158 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab/fanout.h"
+#include "lab/parse.h"
+#include "lab/target.h"
+#include "lab.h"
+
+/* What the power, boot, sensors and sel commands share. */
+
+static int64_t
+monotonic_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static int64_t
+wall(void)
+{
+	return (int64_t)time(NULL);
+}
+
+static void
+progress(void *arg, const char *host, size_t done, size_t total)
+{
+	const char	*label = arg;
+
+	fprintf(stderr, "\r\033[K%s: %zu/%zu %s", label, done, total, host);
+	if (done == total)
+		fprintf(stderr, "\r\033[K");
+}
+
+/* Options the BMC verbs share, defined once. */
+const struct lab_opt cmd_bmc_opts[] = {
+	{ "timeout", "S", "per-host deadline in seconds (default 10)" },
+	{ "fanout", "N", "hosts worked at once (default 64)" },
+	{ "privilege", "LEVEL", "user, operator or admin (default: the "
+	  "inventory's, else operator)" },
+	{ "retransmit", "MS", "IPMI retransmission timeout (default 500)" },
+	{ NULL, NULL, NULL },
+};
+
+/* Parses the shared options into req. */
+int
+cmd_bmc_opts_parse(struct lab_call *call, struct lab_power_req *req,
+    struct lab_err *err)
+{
+	const char	*s;
+	long		 v;
+
+	if ((s = cmd_opt(call, "timeout")) != NULL) {
+		if (lab_parse_int(s, 1, 3600, &v) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
+			    "seconds from 1 to 3600, not '%s'", s);
+		req->timeout_ms = (int)v * 1000;
+	}
+	if ((s = cmd_opt(call, "fanout")) != NULL) {
+		if (lab_parse_int(s, 1, LAB_FANOUT_MAX, &v) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--fanout takes "
+			    "a number from 1 to %d, not '%s'", LAB_FANOUT_MAX,
+			    s);
+		req->fanout = (size_t)v;
+	}
+	if ((s = cmd_opt(call, "privilege")) != NULL) {
+		if (strcmp(s, "user") == 0)
+			req->privilege = LAB_IPMI_PRIV_USER;
+		else if (strcmp(s, "operator") == 0)
+			req->privilege = LAB_IPMI_PRIV_OPERATOR;
+		else if (strcmp(s, "admin") == 0)
+			req->privilege = LAB_IPMI_PRIV_ADMIN;
+		else
+			return lab_err_set(err, LAB_EXIT_INPUT, "--privilege is "
+			    "user, operator or admin, not '%s'", s);
+	}
+	if ((s = cmd_opt(call, "retransmit")) != NULL) {
+		if (lab_parse_int(s, 10, 60000, &v) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--retransmit "
+			    "takes milliseconds from 10 to 60000, not '%s'", s);
+		req->retransmit_ms = (int)v;
+	}
+	req->dry_run = call->dry_run;
+	return 0;
+}
+
+/*
+ * Resolves the call's targets, loads the credentials when a BMC will be
+ * contacted, runs req and records the outcome. Returns -1 when the run
+ * could not start (err set).
+ */
+int
+cmd_bmc_run(struct lab_call *call, struct lab_power_req *req,
+    struct lab_bmc_run *out, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
+	struct lab_ctx	ctx;
+	size_t		i;
+	int		need_creds = 0;
+
+	memset(out, 0, sizeof(*out));
+	if (cmd_inventory(call, &out->inv, err) == -1 ||
+	    lab_target_resolve(out->inv, call->argv, (size_t)call->argc,
+	    call->all, &out->hosts, err) == -1)
+		return -1;
+	for (i = 0; i < out->hosts.n && !req->dry_run; i++)
+		if (lab_inventory_host(out->inv, out->hosts.v[i])->bmc != NULL)
+			need_creds = 1;
+	if (need_creds && lab_creds_load(call->cred_path, &creds, err) == -1)
+		return -1;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.monotonic_ms = monotonic_ms;
+	ctx.wall = wall;
+	if (isatty(STDERR_FILENO) && out->hosts.n > 1) {
+		ctx.progress = progress;
+		ctx.progress_arg = call->label;
+	}
+	if (lab_power_run(&ctx, out->inv, &out->hosts, creds, req, &out->res,
+	    err) == -1)
+		return -1;
+	out->n = out->hosts.n;
+	if (!req->dry_run && lab_db_power_record(call->db, req->verb, out->res,
+	    out->n, call->now, err) == -1)
+		return -1;
+	return 0;
+}
+
+/* Prints each failure on stderr, host first; returns the exit code. */
+int
+cmd_bmc_failures(struct lab_call *call, const struct lab_bmc_run *run)
+{
+	size_t	i;
+	int	rc = LAB_EXIT_OK;
+
+	for (i = 0; i < run->n; i++) {
+		if (run->res[i].ok)
+			continue;
+		fprintf(stderr, "lab: %s: %s: %s\n", call->label,
+		    run->res[i].host, run->res[i].err.msg);
+		rc = LAB_EXIT_PARTIAL;
+	}
+	return rc;
+}
+
+/* Frees what cmd_bmc_run filled. */
+void
+cmd_bmc_release(struct lab_bmc_run *run)
+{
+	lab_power_results_free(run->res, run->n);
+	lab_strv_release(&run->hosts);
+	lab_inventory_free(run->inv);
+	memset(run, 0, sizeof(*run));
+}

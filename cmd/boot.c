@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+
+#include "lab/json.h"
+#include "lab.h"
+
+static const char *const devices[] = { "none", "pxe", "cdrom", "disk", "bios",
+	NULL };
+
+static int
+boot_run(struct lab_call *call, struct lab_err *err)
+{
+	struct lab_power_req	req;
+	struct lab_bmc_run	run;
+	struct lab_buf		b;
+	struct lab_json		j;
+	struct table		t;
+	size_t			i, d;
+	int			rc;
+
+	memset(&req, 0, sizeof(req));
+	req.verb = LAB_POWER_BOOT_GET;
+	/* a device word last sets it; without one the device is read */
+	for (d = 1; devices[d] != NULL && call->argc > 0; d++)
+		if (strcmp(call->argv[call->argc - 1], devices[d]) == 0) {
+			req.verb = LAB_POWER_BOOT_SET;
+			req.boot = (enum lab_boot_dev)d;
+			call->argc--;
+			break;
+		}
+	req.persistent = cmd_opt(call, "persistent") != NULL;
+	req.efi = cmd_opt(call, "efi") != NULL;
+	if (req.verb == LAB_POWER_BOOT_GET && (req.persistent || req.efi))
+		return lab_err_set(err, LAB_EXIT_INPUT, "--persistent and --efi "
+		    "go with a device: pxe, cdrom, disk or bios"), LAB_EXIT_INPUT;
+	if (call->argc == 0 && !call->all)
+		return lab_err_set(err, LAB_EXIT_INPUT, "no target given: name "
+		    "hosts, a range, @group or --all"), LAB_EXIT_INPUT;
+	if (cmd_bmc_opts_parse(call, &req, err) == -1)
+		return LAB_EXIT_INPUT;
+	if (cmd_bmc_run(call, &req, &run, err) == -1) {
+		cmd_bmc_release(&run);
+		return err->code;
+	}
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 3, "HOST", "BOOT", "RESULT");
+	for (i = 0; i < run.n; i++) {
+		const struct lab_power_result	*r = &run.res[i];
+		const char			*dev = r->ok && r->reachable ?
+		    lab_boot_name(r->boot) : NULL;
+
+		lab_json_obj_begin(&j);
+		lab_json_kstr(&j, "host", r->host);
+		lab_json_kstr(&j, "device", dev);
+		lab_json_key(&j, "persistent");
+		lab_json_bool(&j, r->persistent);
+		lab_json_key(&j, "efi");
+		lab_json_bool(&j, r->efi);
+		lab_json_key(&j, "ok");
+		lab_json_bool(&j, r->ok);
+		lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
+		lab_json_kstr(&j, "note", r->note);
+		lab_json_obj_end(&j);
+		table_row(&t, r->host, dev, r->ok ? (r->note ? r->note :
+		    r->acted ? "set" : "ok") : "failed");
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	rc = call->json ? cmd_write(&b, err) : (table_print(&t, stdout), 0);
+	lab_buf_release(&b);
+	table_release(&t);
+	if (rc == -1) {
+		cmd_bmc_release(&run);
+		return LAB_EXIT_ENV;
+	}
+	rc = cmd_bmc_failures(call, &run);
+	cmd_bmc_release(&run);
+	return rc;
+}
+
+static const struct lab_opt boot_opts[] = {
+	{ "persistent", NULL, "every boot, not only the next one" },
+	{ "efi", NULL, "boot in EFI mode" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct lab_verb boot_verbs[] = {
+	{ NULL, "TARGET... [pxe|cdrom|disk|bios]", 0, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS | LAB_VERB_MUTATES,
+	  boot_run, boot_opts, "set the boot device (verified by reading it "
+	  "back), or read it", cmd_bmc_opts },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_boot = {
+	.name = "boot",
+	.summary = "set or read the boot device over IPMI",
+	.verbs = boot_verbs,
+};

@@ -1,0 +1,161 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+
+#include "lab/json.h"
+#include "lab.h"
+
+static const char *
+state_word(const struct lab_power_result *r)
+{
+	if (r->no_bmc)
+		return "-";
+	return r->state == LAB_POWER_UNKNOWN ? "?" : lab_power_name(r->state);
+}
+
+/* Prints the results as a table (stdout) or JSON; failures on stderr. */
+static int
+report(struct lab_call *call, const struct lab_bmc_run *run,
+    struct lab_err *err)
+{
+	const struct lab_power_result	*r;
+	struct lab_buf			 b;
+	struct lab_json			 j;
+	struct table			 t;
+	size_t				 i;
+	int				 rc;
+
+	if (call->json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_arr_begin(&j);
+		for (i = 0; i < run->n; i++) {
+			r = &run->res[i];
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "host", r->host);
+			lab_json_kstr(&j, "state", r->state == LAB_POWER_UNKNOWN ?
+			    NULL : lab_power_name(r->state));
+			lab_json_key(&j, "ok");
+			lab_json_bool(&j, r->ok);
+			lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
+			lab_json_kstr(&j, "bmc", r->bmc);
+			lab_json_key(&j, "changed");
+			lab_json_bool(&j, r->acted);
+			lab_json_kstr(&j, "note", r->note);
+			lab_json_kint(&j, "elapsed_ms", r->elapsed_ms);
+			lab_json_obj_end(&j);
+		}
+		lab_json_arr_end(&j);
+		lab_json_end(&j);
+		rc = cmd_write(&b, err);
+		lab_buf_release(&b);
+		if (rc == -1)
+			return LAB_EXIT_ENV;
+	} else {
+		table_init(&t, 3, "HOST", "STATE", "RESULT");
+		for (i = 0; i < run->n; i++) {
+			r = &run->res[i];
+			table_row(&t, r->host, state_word(r), r->ok ?
+			    (r->note ? r->note : "ok") : "failed");
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+	}
+	return cmd_bmc_failures(call, run);
+}
+
+static int
+power_run(struct lab_call *call, enum lab_power_verb verb, int wait,
+    struct lab_err *err)
+{
+	struct lab_power_req	req;
+	struct lab_bmc_run	run;
+	int			rc;
+
+	memset(&req, 0, sizeof(req));
+	req.verb = verb;
+	req.wait = wait;
+	if (cmd_opt(call, "wait") != NULL)
+		req.wait = 1;
+	if (cmd_opt(call, "no-wait") != NULL)
+		req.wait = 0;
+	if (cmd_bmc_opts_parse(call, &req, err) == -1)
+		return LAB_EXIT_INPUT;
+	if (cmd_bmc_run(call, &req, &run, err) == -1) {
+		cmd_bmc_release(&run);
+		return err->code;
+	}
+	rc = report(call, &run, err);
+	cmd_bmc_release(&run);
+	return rc;
+}
+
+static int
+power_status(struct lab_call *call, struct lab_err *err)
+{
+	return power_run(call, LAB_POWER_STATUS, 0, err);
+}
+
+static int
+power_on(struct lab_call *call, struct lab_err *err)
+{
+	return power_run(call, LAB_POWER_DO_ON, 1, err);
+}
+
+static int
+power_off(struct lab_call *call, struct lab_err *err)
+{
+	return power_run(call, LAB_POWER_DO_OFF, 1, err);
+}
+
+static int
+power_cycle(struct lab_call *call, struct lab_err *err)
+{
+	return power_run(call, LAB_POWER_DO_CYCLE, 0, err);
+}
+
+static int
+power_reset(struct lab_call *call, struct lab_err *err)
+{
+	return power_run(call, LAB_POWER_DO_RESET, 0, err);
+}
+
+static int
+power_soft(struct lab_call *call, struct lab_err *err)
+{
+	return power_run(call, LAB_POWER_DO_SOFT, 0, err);
+}
+
+static const struct lab_opt wait_opts[] = {
+	{ "wait", NULL, "re-read the state until it matches (default for "
+	  "on and off)" },
+	{ "no-wait", NULL, "report the state read right after the command" },
+	{ NULL, NULL, NULL },
+};
+
+#define ACT	(LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS | \
+		 LAB_VERB_MUTATES)
+
+static const struct lab_verb power_verbs[] = {
+	{ "on", "TARGET...", 1, LAB_ARGS_ANY, ACT, power_on, wait_opts,
+	  "power on (a host already on is left alone)", cmd_bmc_opts },
+	{ "off", "TARGET...", 1, LAB_ARGS_ANY, ACT, power_off, wait_opts,
+	  "hard power off", cmd_bmc_opts },
+	{ "cycle", "TARGET...", 1, LAB_ARGS_ANY, ACT, power_cycle, wait_opts,
+	  "power off then on (a host that is off is powered on)",
+	  cmd_bmc_opts },
+	{ "reset", "TARGET...", 1, LAB_ARGS_ANY, ACT, power_reset, wait_opts,
+	  "hard reset of a running host", cmd_bmc_opts },
+	{ "soft", "TARGET...", 1, LAB_ARGS_ANY, ACT, power_soft, wait_opts,
+	  "ask the OS to shut down (ACPI)", cmd_bmc_opts },
+	{ "status", "TARGET...", 1, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS, power_status,
+	  NULL, "read the chassis power state", cmd_bmc_opts },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_power = {
+	.name = "power",
+	.summary = "query or change chassis power over IPMI",
+	.verbs = power_verbs,
+};

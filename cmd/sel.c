@@ -1,0 +1,92 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+
+#include "lab/json.h"
+#include "lab/render.h"
+#include "lab.h"
+
+static int
+sel_run(struct lab_call *call, struct lab_err *err)
+{
+	struct lab_power_req	req;
+	struct lab_bmc_run	run;
+	struct lab_buf		b;
+	struct lab_json		j;
+	struct table		t;
+	char			id[16], when[32];
+	size_t			i, k;
+	int			rc;
+
+	memset(&req, 0, sizeof(req));
+	req.verb = LAB_POWER_SEL;
+	if (cmd_bmc_opts_parse(call, &req, err) == -1)
+		return LAB_EXIT_INPUT;
+	if (cmd_bmc_run(call, &req, &run, err) == -1) {
+		cmd_bmc_release(&run);
+		return err->code;
+	}
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 5, "HOST", "ID", "TIME", "SENSOR", "EVENT");
+	for (i = 0; i < run.n; i++) {
+		const struct lab_power_result	*r = &run.res[i];
+
+		lab_json_obj_begin(&j);
+		lab_json_kstr(&j, "host", r->host);
+		lab_json_key(&j, "ok");
+		lab_json_bool(&j, r->ok);
+		lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
+		lab_json_key(&j, "entries");
+		lab_json_arr_begin(&j);
+		for (k = 0; k < r->nsel; k++) {
+			const struct lab_sel_entry	*e = &r->sel[k];
+
+			if (e->time > 0)
+				lab_format_time(e->time, when, sizeof(when));
+			lab_json_obj_begin(&j);
+			lab_json_kint(&j, "id", e->id);
+			lab_json_kstr(&j, "time", e->time > 0 ? when : NULL);
+			lab_json_kstr(&j, "sensor", e->sensor);
+			lab_json_kstr(&j, "event", e->event);
+			lab_json_obj_end(&j);
+			snprintf(id, sizeof(id), "%u", e->id);
+			table_row(&t, r->host, id, e->time > 0 ? when : NULL,
+			    e->sensor, e->event);
+		}
+		lab_json_arr_end(&j);
+		lab_json_obj_end(&j);
+		if (r->ok && r->nsel == 0 && !r->no_bmc)
+			table_row(&t, r->host, NULL, NULL, NULL,
+			    "(the event log is empty)");
+		if (r->no_bmc)
+			table_row(&t, r->host, NULL, NULL, NULL,
+			    "no BMC recorded");
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	rc = call->json ? cmd_write(&b, err) : (table_print(&t, stdout), 0);
+	lab_buf_release(&b);
+	table_release(&t);
+	if (rc == -1) {
+		cmd_bmc_release(&run);
+		return LAB_EXIT_ENV;
+	}
+	rc = cmd_bmc_failures(call, &run);
+	cmd_bmc_release(&run);
+	return rc;
+}
+
+static const struct lab_verb sel_verbs[] = {
+	{ NULL, "TARGET...", 1, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS, sel_run, NULL,
+	  "read the System Event Log", cmd_bmc_opts },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_sel = {
+	.name = "sel",
+	.summary = "read the System Event Log over IPMI",
+	.verbs = sel_verbs,
+};

@@ -1,0 +1,112 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <string.h>
+
+#include "lab/json.h"
+#include "lab.h"
+
+static void
+json_sensors(struct lab_json *j, const struct lab_power_result *r)
+{
+	size_t	k;
+
+	lab_json_obj_begin(j);
+	lab_json_kstr(j, "host", r->host);
+	lab_json_key(j, "ok");
+	lab_json_bool(j, r->ok);
+	lab_json_kstr(j, "error", r->ok ? NULL : r->err.msg);
+	lab_json_key(j, "sensors");
+	lab_json_arr_begin(j);
+	for (k = 0; k < r->nsensors; k++) {
+		const struct lab_sensor	*s = &r->sensors[k];
+
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "name", s->name);
+		lab_json_kstr(j, "type", s->type);
+		lab_json_key(j, "value");
+		if (s->has_value) {
+			char	num[32];
+
+			/* JSON has no NaN; a fixed format keeps output stable */
+			snprintf(num, sizeof(num), "%.2f", s->value);
+			lab_json_raw(j, num);
+		} else
+			lab_json_null(j);
+		lab_json_kstr(j, "unit", s->unit);
+		lab_json_kstr(j, "state", s->state);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_obj_end(j);
+}
+
+static int
+sensors_run(struct lab_call *call, struct lab_err *err)
+{
+	struct lab_power_req	req;
+	struct lab_bmc_run	run;
+	struct lab_buf		b;
+	struct lab_json		j;
+	struct table		t;
+	char			value[48];
+	size_t			i, k;
+	int			rc;
+
+	memset(&req, 0, sizeof(req));
+	req.verb = LAB_POWER_SENSORS;
+	if (cmd_bmc_opts_parse(call, &req, err) == -1)
+		return LAB_EXIT_INPUT;
+	if (cmd_bmc_run(call, &req, &run, err) == -1) {
+		cmd_bmc_release(&run);
+		return err->code;
+	}
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 5, "HOST", "SENSOR", "VALUE", "TYPE", "STATE");
+	for (i = 0; i < run.n; i++) {
+		const struct lab_power_result	*r = &run.res[i];
+
+		json_sensors(&j, r);
+		if (r->no_bmc)
+			table_row(&t, r->host, NULL, NULL, NULL,
+			    "no BMC recorded");
+		for (k = 0; k < r->nsensors; k++) {
+			const struct lab_sensor	*s = &r->sensors[k];
+
+			if (s->has_value)
+				snprintf(value, sizeof(value), "%.2f%s%s",
+				    s->value, s->unit ? " " : "",
+				    s->unit ? s->unit : "");
+			else
+				snprintf(value, sizeof(value), "-");
+			table_row(&t, r->host, s->name, value, s->type,
+			    s->state);
+		}
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	rc = call->json ? cmd_write(&b, err) : (table_print(&t, stdout), 0);
+	lab_buf_release(&b);
+	table_release(&t);
+	if (rc == -1) {
+		cmd_bmc_release(&run);
+		return LAB_EXIT_ENV;
+	}
+	rc = cmd_bmc_failures(call, &run);
+	cmd_bmc_release(&run);
+	return rc;
+}
+
+static const struct lab_verb sensors_verbs[] = {
+	{ NULL, "TARGET...", 1, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS, sensors_run, NULL,
+	  "read every sensor of the SDR: value, unit and state", cmd_bmc_opts },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_sensors = {
+	.name = "sensors",
+	.summary = "read sensors (temperatures, fans, voltages) over IPMI",
+	.verbs = sensors_verbs,
+};

@@ -1,0 +1,72 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_IPMI_PRIV_H
+#define LAB_IPMI_PRIV_H
+
+/*
+ * Shared by lib/ipmi.c (sessions, power, boot) and lib/ipmi-sensors.c
+ * (SDR, sensors, SEL). Only these two files include FreeIPMI.
+ */
+
+#include <stdint.h>
+
+#include <freeipmi/freeipmi.h>
+
+#include "lab/ipmi.h"
+
+/*
+ * lab_ipmi_workaround_parse() bits. Lab's own values, mapped to FreeIPMI's
+ * flags when used, so session, sensor and SEL flags cannot collide.
+ */
+/* IPMI 2.0 session (ipmi_ctx_open_outofband_2_0) */
+#define LAB_IPMI_WA_AUTHCAP		0x00000001u
+#define LAB_IPMI_WA_INTEL20		0x00000002u
+#define LAB_IPMI_WA_SUPERMICRO20	0x00000004u
+#define LAB_IPMI_WA_SUN20		0x00000008u
+#define LAB_IPMI_WA_OPENSESSPRIV	0x00000010u
+#define LAB_IPMI_WA_INTEGRITYCHECKVALUE	0x00000020u
+#define LAB_IPMI_WA_NOCHECKSUMCHECK	0x00000040u
+/* IPMI 1.5 words: accepted, no effect on an IPMI 2.0 session */
+#define LAB_IPMI_WA_IPMI15_ONLY		0x00000100u
+/* sensor reading (ipmi_sensor_read_ctx_set_flags) */
+#define LAB_IPMI_WA_DISCRETEREADING	0x00010000u
+#define LAB_IPMI_WA_IGNORESCANNINGDISABLED 0x00020000u
+#define LAB_IPMI_WA_ASSUMEBMCOWNER	0x00040000u
+/* SEL (ipmi_sel_ctx_set_flags) */
+#define LAB_IPMI_WA_ASSUMESYSTEMEVENT	0x00100000u
+
+/* One SDR record as read from the BMC. */
+struct lab_sdr_rec {
+	unsigned	 len;
+	uint8_t		 data[IPMI_SDR_MAX_RECORD_LENGTH];
+};
+
+struct lab_ipmi {
+	ipmi_ctx_t		 ctx;
+	char			 peer[300];	/* "ADDRESS:PORT" */
+	int			 cipher_suite;
+	unsigned		 workarounds;	/* LAB_IPMI_WA_* */
+	int			 dead;		/* timed out */
+	struct lab_sdr_rec	*sdr;		/* read once a session */
+	size_t			 nsdr;
+	int			 sdr_loaded;
+};
+
+/*
+ * Sets err from the context's last error: "BMC PEER: WHAT: text", where
+ * WHAT names the command (NULL while opening the session) and rs, if not
+ * NULL, holds the response with its completion code. Returns -1.
+ */
+int	lab_ipmi_fail(struct lab_ipmi *, const char *what, fiid_obj_t rs,
+	    uint8_t netfn, struct lab_err *);
+/*
+ * Checks one ipmi_cmd_*() result: rv < 0 or a completion code other than
+ * 0x00 fails as lab_ipmi_fail() does. Returns 0 or -1.
+ */
+int	lab_ipmi_check(struct lab_ipmi *, int rv, const char *what,
+	    fiid_obj_t rs, uint8_t netfn, struct lab_err *);
+/* The completion code in rs, or -1 when there is none. */
+int	lab_ipmi_cc(fiid_obj_t rs);
+/* Frees the SDR records read by this session. */
+void	lab_ipmi_sdr_release(struct lab_ipmi *);
+
+#endif

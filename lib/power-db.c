@@ -1,0 +1,127 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/power.h"
+#include "db-priv.h"
+
+static const char *
+state_text(const struct lab_power_result *r)
+{
+	return r->state == LAB_POWER_UNKNOWN ? NULL : lab_power_name(r->state);
+}
+
+/* Records a run in one transaction. */
+int
+lab_db_power_record(struct lab_db *db, enum lab_power_verb verb,
+    const struct lab_power_result *res, size_t n, int64_t now,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*ev = NULL, *st = NULL;
+	const char	*detail;
+	size_t		 i;
+	int		 rc = -1;
+
+	if (lab_db_begin(db, err) == -1)
+		return -1;
+	if (db_prepare(db, "INSERT INTO power_events (host_id, time, action, "
+	    "ok, state, detail, error) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7 "
+	    "FROM hosts WHERE name = ?1", &ev, err) == -1 ||
+	    db_prepare(db, "INSERT INTO power_state (host_id, state, seen_at, "
+	    "checked_at, bmc_reachable, error) SELECT id, ?2, ?3, ?4, ?5, ?6 "
+	    "FROM hosts WHERE name = ?1 ON CONFLICT (host_id) DO UPDATE SET "
+	    "state = CASE WHEN excluded.bmc_reachable THEN excluded.state "
+	    "ELSE state END, seen_at = coalesce(excluded.seen_at, seen_at), "
+	    "checked_at = excluded.checked_at, "
+	    "bmc_reachable = excluded.bmc_reachable, error = excluded.error",
+	    &st, err) == -1)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct lab_power_result	*r = &res[i];
+
+		/* a dry run or a host with no BMC observed nothing */
+		if (r->no_bmc || (r->note != NULL &&
+		    strncmp(r->note, "would ", 6) == 0))
+			continue;
+		detail = verb == LAB_POWER_BOOT_GET ||
+		    verb == LAB_POWER_BOOT_SET ? lab_boot_name(r->boot) :
+		    r->note;
+		db_bind_text(ev, 1, r->host);
+		sqlite3_bind_int64(ev, 2, now);
+		db_bind_text(ev, 3, verb == LAB_POWER_BOOT_SET ? "boot set" :
+		    lab_power_verb_name(verb));
+		sqlite3_bind_int(ev, 4, r->ok);
+		db_bind_text(ev, 5, state_text(r));
+		db_bind_text(ev, 6, r->reachable ? detail : NULL);
+		db_bind_text(ev, 7, r->err.code ? r->err.msg : NULL);
+		if (sqlite3_step(ev) != SQLITE_DONE) {
+			db_fail(db, err, "record power event");
+			goto out;
+		}
+		sqlite3_reset(ev);
+		if (!r->reachable || r->state != LAB_POWER_UNKNOWN ||
+		    verb <= LAB_POWER_DO_SOFT) {
+			db_bind_text(st, 1, r->host);
+			db_bind_text(st, 2, state_text(r));
+			if (r->reachable)
+				sqlite3_bind_int64(st, 3, now);
+			else
+				sqlite3_bind_null(st, 3);
+			sqlite3_bind_int64(st, 4, now);
+			sqlite3_bind_int(st, 5, r->reachable);
+			db_bind_text(st, 6, r->err.code ? r->err.msg : NULL);
+			if (sqlite3_step(st) != SQLITE_DONE) {
+				db_fail(db, err, "record power state");
+				goto out;
+			}
+			sqlite3_reset(st);
+		}
+	}
+	rc = lab_db_commit(db, err);
+out:
+	sqlite3_finalize(ev);
+	sqlite3_finalize(st);
+	if (rc == -1)
+		lab_db_rollback(db);
+	return rc;
+}
+
+/* The last known power state of a host. */
+int
+lab_db_power_seen(struct lab_db *db, const char *host,
+    struct lab_power_seen *ret, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	const char	*s;
+	int		 rc;
+
+	memset(ret, 0, sizeof(*ret));
+	ret->state = LAB_POWER_UNKNOWN;
+	if (db_prepare(db, "SELECT p.state, p.seen_at, p.checked_at, "
+	    "p.bmc_reachable, p.error FROM power_state p JOIN hosts h ON "
+	    "h.id = p.host_id WHERE h.name = ?1", &st, err) == -1)
+		return -1;
+	db_bind_text(st, 1, host);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		s = (const char *)sqlite3_column_text(st, 0);
+		ret->state = s == NULL ? LAB_POWER_UNKNOWN :
+		    strcmp(s, "on") == 0 ? LAB_POWER_ON : LAB_POWER_OFF;
+		ret->seen_at = sqlite3_column_int64(st, 1);
+		ret->checked_at = sqlite3_column_int64(st, 2);
+		ret->reachable = sqlite3_column_int(st, 3);
+		ret->error = db_text(st, 4);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return db_fail(db, err, "read power state");
+	return 0;
+}
+
+/* Frees what lab_db_power_seen allocated. */
+void
+lab_power_seen_release(struct lab_power_seen *p)
+{
+	free(p->error);
+	p->error = NULL;
+}

@@ -1,0 +1,359 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/fanout.h"
+#include "lab/power.h"
+
+#define DEFAULT_TIMEOUT_MS	10000
+#define DEFAULT_POLL_MS		200
+#define DEFAULT_RETRANSMIT_MS	500
+
+/* One run: shared by every worker; each writes only its own result. */
+struct run {
+	const struct lab_ctx		*ctx;
+	const struct lab_power_req	*req;
+	const struct lab_bmc_ops	*ops;
+	const struct lab_creds		*creds;
+	const struct lab_host		**hosts;
+	struct lab_power_result		*res;
+	size_t				 n;
+	size_t				 finished;
+};
+
+static const char *const verb_names[] = { "status", "on", "off", "cycle",
+	"reset", "soft", "boot", "boot", "sensors", "sel" };
+
+/* The verb's name as stored and printed. */
+const char *
+lab_power_verb_name(enum lab_power_verb v)
+{
+	return (unsigned)v < LAB_ARRAY_SIZE(verb_names) ? verb_names[v] : "?";
+}
+
+static int
+priv_parse(const char *s)
+{
+	if (s == NULL)
+		return 0;
+	if (strcmp(s, "user") == 0)
+		return LAB_IPMI_PRIV_USER;
+	if (strcmp(s, "admin") == 0)
+		return LAB_IPMI_PRIV_ADMIN;
+	return LAB_IPMI_PRIV_OPERATOR;
+}
+
+/* What the verb wants the power state to end as, or UNKNOWN for none. */
+static enum lab_power
+wanted(enum lab_power_verb v)
+{
+	switch (v) {
+	case LAB_POWER_DO_ON:
+	case LAB_POWER_DO_CYCLE:
+	case LAB_POWER_DO_RESET:
+		return LAB_POWER_ON;
+	case LAB_POWER_DO_OFF:
+	case LAB_POWER_DO_SOFT:
+		return LAB_POWER_OFF;
+	default:
+		return LAB_POWER_UNKNOWN;
+	}
+}
+
+static void
+set_note(struct lab_power_result *r, const char *note)
+{
+	free(r->note);
+	r->note = strdup(note);
+}
+
+/*
+ * Re-reads the state until it is want or the deadline passes; the last
+ * reading stays in r->state.
+ */
+static int
+wait_for(struct run *run, void *s, struct lab_power_result *r,
+    enum lab_power want, int64_t deadline)
+{
+	int	poll = run->req->poll_ms > 0 ? run->req->poll_ms :
+		    DEFAULT_POLL_MS;
+
+	for (;;) {
+		if (run->ops->power_get(s, &r->state, &r->err) == -1)
+			return -1;
+		if (r->state == want || !run->req->wait)
+			return 0;
+		if (run->ctx->monotonic_ms() + poll > deadline)
+			return lab_err_set(&r->err, LAB_EXIT_PARTIAL, "still %s "
+			    "after %d s: gave up waiting for %s",
+			    lab_power_name(r->state),
+			    (int)((run->req->timeout_ms > 0 ?
+			    run->req->timeout_ms : DEFAULT_TIMEOUT_MS) / 1000),
+			    lab_power_name(want));
+		run->ops->sleep_ms(poll);
+	}
+}
+
+/* The power verbs, once a session is open. */
+static int
+do_power(struct run *run, void *s, struct lab_power_result *r,
+    int64_t deadline)
+{
+	enum lab_power_verb	 v = run->req->verb;
+	enum lab_power		 want = wanted(v);
+	enum lab_power_action	 act;
+
+	if (run->ops->power_get(s, &r->before, &r->err) == -1)
+		return -1;
+	r->state = r->before;
+	switch (v) {
+	case LAB_POWER_STATUS:
+		return 0;
+	case LAB_POWER_DO_ON:
+	case LAB_POWER_DO_OFF:
+	case LAB_POWER_DO_SOFT:
+		if (r->before == want) {
+			/* never cycle or re-send to a host already there */
+			set_note(r, want == LAB_POWER_ON ? "already on" :
+			    "already off");
+			return 0;
+		}
+		act = v == LAB_POWER_DO_ON ? LAB_POWER_ACT_ON :
+		    v == LAB_POWER_DO_OFF ? LAB_POWER_ACT_OFF :
+		    LAB_POWER_ACT_SOFT;
+		break;
+	case LAB_POWER_DO_CYCLE:
+		/* a cycle of a host that is off is a power on */
+		act = r->before == LAB_POWER_OFF ? LAB_POWER_ACT_ON :
+		    LAB_POWER_ACT_CYCLE;
+		break;
+	case LAB_POWER_DO_RESET:
+		if (r->before == LAB_POWER_OFF)
+			return lab_err_set(&r->err, LAB_EXIT_PARTIAL, "host is "
+			    "off: a reset does nothing (use 'lab power on')");
+		act = LAB_POWER_ACT_RESET;
+		break;
+	default:
+		return lab_err_set(&r->err, LAB_EXIT_ENV, "not a power verb");
+	}
+	if (run->ops->power_set(s, act, &r->err) == -1)
+		return -1;
+	r->acted = 1;
+	set_note(r, v == LAB_POWER_DO_CYCLE && act == LAB_POWER_ACT_ON ?
+	    "was off: powered on" : v == LAB_POWER_DO_ON ? "powered on" :
+	    v == LAB_POWER_DO_OFF ? "powered off" : v == LAB_POWER_DO_SOFT ?
+	    "soft shutdown requested" : v == LAB_POWER_DO_CYCLE ?
+	    "power cycled" : "reset");
+	return wait_for(run, s, r, want, deadline);
+}
+
+static int
+do_boot(struct run *run, void *s, struct lab_power_result *r)
+{
+	const struct lab_power_req	*req = run->req;
+
+	if (req->verb == LAB_POWER_BOOT_SET) {
+		if (run->ops->boot_set(s, req->boot, req->persistent, req->efi,
+		    &r->err) == -1)
+			return -1;
+		r->acted = 1;
+	}
+	if (run->ops->boot_get(s, &r->boot, &r->persistent, &r->efi,
+	    &r->err) == -1)
+		return -1;
+	if (req->verb == LAB_POWER_BOOT_SET && r->boot != req->boot)
+		return lab_err_set(&r->err, LAB_EXIT_PARTIAL, "boot device "
+		    "set to %s but reads back as %s", lab_boot_name(req->boot),
+		    lab_boot_name(r->boot));
+	if (req->verb == LAB_POWER_BOOT_SET &&
+	    (r->persistent != req->persistent || r->efi != req->efi))
+		set_note(r, "device confirmed; the BMC does not read back the "
+		    "persistent/EFI flags as set");
+	return 0;
+}
+
+static void
+dry_note(struct lab_power_result *r, const struct lab_power_req *req)
+{
+	char	buf[160];
+
+	switch (req->verb) {
+	case LAB_POWER_BOOT_SET:
+		snprintf(buf, sizeof(buf), "would set boot device %s%s%s on "
+		    "BMC %s", lab_boot_name(req->boot),
+		    req->persistent ? " (persistent)" : "",
+		    req->efi ? " (EFI)" : "", r->bmc);
+		break;
+	case LAB_POWER_STATUS:
+	case LAB_POWER_BOOT_GET:
+	case LAB_POWER_SENSORS:
+	case LAB_POWER_SEL:
+		snprintf(buf, sizeof(buf), "would read %s from BMC %s",
+		    lab_power_verb_name(req->verb), r->bmc);
+		break;
+	default:
+		snprintf(buf, sizeof(buf), "would send power %s to BMC %s "
+		    "(unless already %s)", lab_power_verb_name(req->verb),
+		    r->bmc, lab_power_name(wanted(req->verb)));
+	}
+	set_note(r, buf);
+}
+
+/* Works one host from start to end, within its deadline. */
+static void
+work(size_t i, void *arg)
+{
+	struct run			*run = arg;
+	const struct lab_power_req	*req = run->req;
+	const struct lab_host		*h = run->hosts[i];
+	struct lab_power_result		*r = &run->res[i];
+	const struct lab_cred		*cred;
+	struct lab_ipmi_target		 t;
+	int64_t				 start, deadline;
+	void				*s = NULL;
+	int				 timeout, rc = -1;
+	size_t				 k;
+
+	start = run->ctx->monotonic_ms();
+	timeout = req->timeout_ms > 0 ? req->timeout_ms : DEFAULT_TIMEOUT_MS;
+	deadline = start + timeout;
+	if (h->bmc == NULL) {
+		r->no_bmc = 1;
+		/* reading nothing from nothing is not a failure; acting is */
+		r->ok = req->verb == LAB_POWER_STATUS || req->dry_run;
+		set_note(r, "no BMC recorded");
+		if (!r->ok)
+			lab_err_set(&r->err, LAB_EXIT_PARTIAL, "no BMC "
+			    "recorded: power it by hand");
+		return;
+	}
+	r->bmc = lab_asprintf("%s:%d", h->bmc->address, h->bmc->port);
+	if (req->dry_run) {
+		dry_note(r, req);
+		r->ok = 1;
+		return;
+	}
+	cred = lab_creds_find(run->creds, h->bmc->credential);
+	if (cred == NULL || cred->username == NULL || cred->password == NULL) {
+		lab_err_set(&r->err, LAB_EXIT_PARTIAL, "credential '%s' %s in "
+		    "the credentials file", h->bmc->credential, cred == NULL ?
+		    "is not" : "has no username and password");
+		return;
+	}
+	memset(&t, 0, sizeof(t));
+	t.address = h->bmc->address;
+	t.port = h->bmc->port;
+	t.username = cred->username;
+	t.password = cred->password;
+	t.cipher_suite = h->bmc->cipher_suite;
+	for (k = 0; k < h->bmc->workarounds.n; k++)
+		lab_ipmi_workaround_parse(h->bmc->workarounds.v[k],
+		    &t.workarounds);
+	t.privilege = req->privilege ? req->privilege :
+	    priv_parse(h->bmc->privilege);
+	/* the session may use the whole deadline, never more */
+	t.timeout_ms = h->bmc->timeout_ms > 0 && h->bmc->timeout_ms < timeout ?
+	    h->bmc->timeout_ms : timeout;
+	t.retransmit_ms = req->retransmit_ms ? req->retransmit_ms :
+	    h->bmc->retransmit_ms ? h->bmc->retransmit_ms :
+	    DEFAULT_RETRANSMIT_MS;
+	if (run->ops->open(&t, &s, &r->err) == -1)
+		goto out;
+	r->reachable = 1;
+	switch (req->verb) {
+	case LAB_POWER_BOOT_GET:
+	case LAB_POWER_BOOT_SET:
+		rc = do_boot(run, s, r);
+		break;
+	case LAB_POWER_SENSORS:
+		rc = run->ops->sensors(s, &r->sensors, &r->nsensors, &r->err);
+		break;
+	case LAB_POWER_SEL:
+		rc = run->ops->sel(s, &r->sel, &r->nsel, &r->err);
+		break;
+	default:
+		rc = do_power(run, s, r, deadline);
+	}
+	run->ops->close(s);
+out:
+	r->ok = rc == 0;
+	r->elapsed_ms = run->ctx->monotonic_ms() - start;
+}
+
+static void
+finished(size_t i, void *arg)
+{
+	struct run	*run = arg;
+
+	run->finished++;
+	if (run->ctx->progress != NULL)
+		run->ctx->progress(run->ctx->progress_arg, run->res[i].host,
+		    run->finished, run->n);
+}
+
+/* Runs req over the hosts. */
+int
+lab_power_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
+    const struct lab_strv *hosts, const struct lab_creds *creds,
+    const struct lab_power_req *req, struct lab_power_result **ret,
+    struct lab_err *err)
+{
+	struct run	run;
+	size_t		i;
+
+	memset(&run, 0, sizeof(run));
+	run.ctx = ctx;
+	run.req = req;
+	run.ops = req->ops != NULL ? req->ops : &lab_bmc_ipmi_ops;
+	run.creds = creds;
+	run.n = hosts->n;
+	run.hosts = calloc(hosts->n + 1, sizeof(*run.hosts));
+	run.res = calloc(hosts->n + 1, sizeof(*run.res));
+	if (run.hosts == NULL || run.res == NULL)
+		goto oom;
+	for (i = 0; i < hosts->n; i++) {
+		run.hosts[i] = lab_inventory_host(inv, hosts->v[i]);
+		if (run.hosts[i] == NULL) {
+			lab_err_set(err, LAB_EXIT_INPUT, "unknown host '%s'",
+			    hosts->v[i]);
+			goto fail;
+		}
+		lab_err_init(&run.res[i].err);
+		run.res[i].before = run.res[i].state = LAB_POWER_UNKNOWN;
+		if ((run.res[i].host = strdup(hosts->v[i])) == NULL)
+			goto oom;
+	}
+	if (lab_fanout_run(run.n, req->fanout, work, finished, &run,
+	    err) == -1)
+		goto fail;
+	free(run.hosts);
+	*ret = run.res;
+	return 0;
+oom:
+	lab_err_oom(err);
+fail:
+	lab_power_results_free(run.res, run.n);
+	free(run.hosts);
+	return -1;
+}
+
+/* Frees results. */
+void
+lab_power_results_free(struct lab_power_result *r, size_t n)
+{
+	size_t	i;
+
+	if (r == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		free(r[i].host);
+		free(r[i].bmc);
+		free(r[i].note);
+		if (r[i].sensors != NULL)
+			lab_sensors_free(r[i].sensors, r[i].nsensors);
+		if (r[i].sel != NULL)
+			lab_sel_free(r[i].sel, r[i].nsel);
+	}
+	free(r);
+}

@@ -1,0 +1,349 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+/*
+ * The fan-out bookkeeping of lab_power_run against an in-process fake BMC
+ * (libvirt's test driver idea): which host gets which result, that a host
+ * already on is left alone, waits, deadlines, bounded concurrency. The
+ * real protocol is tested against ipmi_sim in tests/integration.
+ */
+#include <pthread.h>
+#include <time.h>
+
+#include "lab/cred.h"
+#include "lab/power.h"
+#include "tests.h"
+
+/* One fake BMC per address; behaviour chosen by the address. */
+struct fake {
+	const char	*address;
+	enum lab_power	 power;
+	int		 flip_after;	/* power_get calls before the state moves */
+	enum lab_power	 flip_to;
+	int		 sets;		/* power_set calls received */
+	int		 opens;
+	enum lab_boot_dev boot;
+};
+
+static struct fake fakes[] = {
+	{ "10.0.0.1", LAB_POWER_OFF, 0, 0, 0, 0, 0 },	/* plain */
+	{ "10.0.0.2", LAB_POWER_ON, 0, 0, 0, 0, 0 },	/* already on */
+	{ "10.0.0.3", LAB_POWER_OFF, 0, 0, 0, 0, 0 },	/* auth fails */
+	{ "10.0.0.4", LAB_POWER_OFF, 0, 0, 0, 0, 0 },	/* slow to move */
+	{ "10.0.0.5", LAB_POWER_OFF, 0, 0, 0, 0, 0 },	/* never moves */
+	{ "10.0.0.6", LAB_POWER_OFF, 0, 0, 0, 0, 0 },
+	{ "10.0.0.7", LAB_POWER_OFF, 0, 0, 0, 0, 0 },
+};
+
+static pthread_mutex_t	lock = PTHREAD_MUTEX_INITIALIZER;
+static pthread_cond_t	cond = PTHREAD_COND_INITIALIZER;
+static int		inflight, maxflight, want_inflight;
+/* per thread: a host's deadline is not used up by the others' polls */
+static _Thread_local int64_t clock_ms;
+static int		progress_calls;
+static size_t		progress_last;
+
+static int64_t
+fake_clock(void)
+{
+	/* every reading moves time on: waits end without real sleeping */
+	clock_ms += 100;
+	return clock_ms;
+}
+
+static int64_t
+fake_wall(void)
+{
+	return 1000000;
+}
+
+static void
+fake_sleep(int ms)
+{
+	(void)ms;
+}
+
+static struct fake *
+find(const char *address)
+{
+	size_t	i;
+
+	for (i = 0; i < sizeof(fakes) / sizeof(fakes[0]); i++)
+		if (strcmp(fakes[i].address, address) == 0)
+			return &fakes[i];
+	return NULL;
+}
+
+static int
+fake_open(const struct lab_ipmi_target *t, void **ret, struct lab_err *err)
+{
+	struct fake	*f = find(t->address);
+	struct timespec	 until;
+
+	CHECK(f != NULL);
+	CHECK(t->cipher_suite == 3);
+	CHECK_STR(t->password, "pw");
+	pthread_mutex_lock(&lock);
+	f->opens++;
+	inflight++;
+	if (inflight > maxflight)
+		maxflight = inflight;
+	/* hold every session until as many as asked are open at once */
+	clock_gettime(CLOCK_REALTIME, &until);
+	until.tv_sec += 2;
+	while (want_inflight > 0 && maxflight < want_inflight &&
+	    pthread_cond_timedwait(&cond, &lock, &until) == 0)
+		;
+	pthread_cond_broadcast(&cond);
+	pthread_mutex_unlock(&lock);
+	if (strcmp(t->address, "10.0.0.3") == 0) {
+		pthread_mutex_lock(&lock);
+		inflight--;
+		pthread_mutex_unlock(&lock);
+		return lab_err_set(err, LAB_EXIT_PARTIAL, "BMC %s:%d: "
+		    "authentication failed (wrong user or password)",
+		    t->address, t->port);
+	}
+	*ret = f;
+	return 0;
+}
+
+static void
+fake_close(void *s)
+{
+	(void)s;
+	pthread_mutex_lock(&lock);
+	inflight--;
+	pthread_mutex_unlock(&lock);
+}
+
+static int
+fake_get(void *s, enum lab_power *ret, struct lab_err *err)
+{
+	struct fake	*f = s;
+
+	(void)err;
+	pthread_mutex_lock(&lock);
+	if (f->flip_after > 0 && --f->flip_after == 0)
+		f->power = f->flip_to;
+	*ret = f->power;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+static int
+fake_set(void *s, enum lab_power_action a, struct lab_err *err)
+{
+	struct fake	*f = s;
+
+	(void)err;
+	pthread_mutex_lock(&lock);
+	f->sets++;
+	if (strcmp(f->address, "10.0.0.4") == 0) {
+		f->flip_after = 3;
+		f->flip_to = a == LAB_POWER_ACT_OFF ? LAB_POWER_OFF :
+		    LAB_POWER_ON;
+	} else if (strcmp(f->address, "10.0.0.5") != 0)
+		f->power = a == LAB_POWER_ACT_OFF || a == LAB_POWER_ACT_SOFT ?
+		    LAB_POWER_OFF : LAB_POWER_ON;
+	pthread_mutex_unlock(&lock);
+	return 0;
+}
+
+static int
+fake_boot_get(void *s, enum lab_boot_dev *dev, int *persistent, int *efi,
+    struct lab_err *err)
+{
+	(void)err;
+	*dev = ((struct fake *)s)->boot;
+	*persistent = *efi = 0;
+	return 0;
+}
+
+static int
+fake_boot_set(void *s, enum lab_boot_dev dev, int persistent, int efi,
+    struct lab_err *err)
+{
+	(void)persistent;
+	(void)efi;
+	(void)err;
+	((struct fake *)s)->boot = dev;
+	return 0;
+}
+
+static const struct lab_bmc_ops fake_ops = {
+	.open = fake_open,
+	.close = fake_close,
+	.power_get = fake_get,
+	.power_set = fake_set,
+	.boot_get = fake_boot_get,
+	.boot_set = fake_boot_set,
+	.sleep_ms = fake_sleep,
+};
+
+static void
+progress(void *arg, const char *host, size_t done, size_t total)
+{
+	(void)arg;
+	CHECK(host != NULL);
+	CHECK(done <= total);
+	progress_calls++;
+	progress_last = done;
+}
+
+static const char inventory[] =
+	"hosts:\n"
+	"  - {name: h1, model: generic-server, bmc: {type: ipmi, address: 10.0.0.1, credential: c}}\n"
+	"  - {name: h2, model: generic-server, bmc: {type: ipmi, address: 10.0.0.2, credential: c}}\n"
+	"  - {name: h3, model: generic-server, bmc: {type: ipmi, address: 10.0.0.3, credential: c}}\n"
+	"  - {name: h4, model: generic-server, bmc: {type: ipmi, address: 10.0.0.4, credential: c}}\n"
+	"  - {name: h5, model: generic-server, bmc: {type: ipmi, address: 10.0.0.5, credential: c}}\n"
+	"  - {name: h6, model: generic-server, bmc: {type: ipmi, address: 10.0.0.6, credential: c}}\n"
+	"  - {name: h7, model: generic-server, bmc: {type: ipmi, address: 10.0.0.7, credential: nope}}\n"
+	"  - {name: h8, model: generic-server}\n";
+
+static struct lab_power_result *
+run(struct lab_inventory *inv, struct lab_creds *creds, struct lab_power_req *req,
+    size_t *n)
+{
+	struct lab_power_result	*res = NULL;
+	struct lab_strv		 hosts;
+	struct lab_ctx		 ctx;
+	struct lab_err		 err;
+	size_t			 i;
+
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.monotonic_ms = fake_clock;
+	ctx.wall = fake_wall;
+	ctx.progress = progress;
+	lab_strv_init(&hosts);
+	for (i = 0; i < inv->nhosts; i++)
+		lab_strv_add(&hosts, inv->hosts[i].name);
+	lab_err_init(&err);
+	progress_calls = 0;
+	req->ops = &fake_ops;
+	CHECK(lab_power_run(&ctx, inv, &hosts, creds, req, &res, &err) == 0);
+	CHECK(progress_calls == (int)hosts.n);
+	CHECK(progress_last == hosts.n);
+	*n = hosts.n;
+	lab_strv_release(&hosts);
+	return res;
+}
+
+int
+main(void)
+{
+	struct lab_inventory	*inv = lab_inventory_new();
+	struct lab_creds	*creds = NULL;
+	struct lab_power_result	*r;
+	struct lab_power_req	 req;
+	struct lab_err		 err;
+	static const char	 cred_yaml[] = "c: {username: u, password: pw}\n";
+	size_t			 n, i;
+
+	lab_err_init(&err);
+	CHECK(lab_inventory_load_buf(inv, "t.yaml", inventory,
+	    sizeof(inventory) - 1, &err) == 0);
+	lab_inventory_sort(inv);
+	CHECK(lab_creds_load_buf("c.yaml", cred_yaml, sizeof(cred_yaml) - 1,
+	    &creds, &err) == 0);
+
+	/* power on, waiting: each host gets its own result, in order */
+	memset(&req, 0, sizeof(req));
+	req.verb = LAB_POWER_DO_ON;
+	req.wait = 1;
+	req.timeout_ms = 2000;
+	req.fanout = 4;
+	want_inflight = 4;
+	r = run(inv, creds, &req, &n);
+	CHECK(n == 8);
+	for (i = 0; i < n; i++)
+		CHECK_STR(r[i].host, inv->hosts[i].name);
+	CHECK(r[0].ok && r[0].state == LAB_POWER_ON && r[0].acted);
+	CHECK_STR(r[0].note, "powered on");
+	/* already on: reported, and no command sent at all */
+	CHECK(r[1].ok && r[1].state == LAB_POWER_ON && !r[1].acted);
+	CHECK_STR(r[1].note, "already on");
+	CHECK(fakes[1].sets == 0);
+	/* authentication failure: its own message, the rest go on */
+	CHECK(!r[2].ok && !r[2].reachable);
+	CHECK_HAS(r[2].err.msg, "authentication failed");
+	/* slow: polled until it moved */
+	CHECK(r[3].ok && r[3].state == LAB_POWER_ON);
+	/* never moves: the deadline ends the wait, and the state is true */
+	CHECK(!r[4].ok && r[4].state == LAB_POWER_OFF);
+	CHECK_HAS(r[4].err.msg, "gave up waiting for on");
+	CHECK(r[5].ok);
+	/* a credential missing from the file: that host only */
+	CHECK(!r[6].ok);
+	CHECK_HAS(r[6].err.msg, "credential 'nope' is not in the credentials file");
+	CHECK(fakes[6].opens == 0);
+	/* no BMC: its own line, and an action on it is not ok */
+	CHECK(r[7].no_bmc && !r[7].ok);
+	CHECK_HAS(r[7].err.msg, "no BMC recorded");
+	/* concurrency was bounded by the fan-out and reached it */
+	CHECK(maxflight == 4);
+	lab_power_results_free(r, n);
+
+	/* status: no BMC is not a failure of a read */
+	maxflight = 0;
+	want_inflight = 0;
+	req.verb = LAB_POWER_STATUS;
+	req.fanout = 1;
+	r = run(inv, creds, &req, &n);
+	CHECK(maxflight == 1);
+	CHECK(r[0].ok && r[0].state == LAB_POWER_ON);
+	CHECK(r[7].ok && r[7].no_bmc);
+	CHECK(!r[2].ok);
+	lab_power_results_free(r, n);
+
+	/* power on again: every reachable host is already on, none is sent */
+	for (i = 0; i < 7; i++)
+		fakes[i].sets = 0;
+	req.verb = LAB_POWER_DO_ON;
+	req.fanout = 0;
+	r = run(inv, creds, &req, &n);
+	CHECK_STR(r[0].note, "already on");
+	CHECK(fakes[0].sets == 0 && fakes[3].sets == 0 && fakes[5].sets == 0);
+	lab_power_results_free(r, n);
+
+	/* off, then a reset of a host that is off is refused */
+	req.verb = LAB_POWER_DO_OFF;
+	r = run(inv, creds, &req, &n);
+	CHECK(r[0].ok && r[0].state == LAB_POWER_OFF);
+	lab_power_results_free(r, n);
+	req.verb = LAB_POWER_DO_RESET;
+	r = run(inv, creds, &req, &n);
+	CHECK(!r[0].ok);
+	CHECK_HAS(r[0].err.msg, "host is off");
+	lab_power_results_free(r, n);
+
+	/* cycle of a host that is off powers it on */
+	req.verb = LAB_POWER_DO_CYCLE;
+	r = run(inv, creds, &req, &n);
+	CHECK(r[0].ok && r[0].state == LAB_POWER_ON);
+	CHECK_STR(r[0].note, "was off: powered on");
+	lab_power_results_free(r, n);
+
+	/* boot set is read back */
+	req.verb = LAB_POWER_BOOT_SET;
+	req.boot = LAB_BOOT_PXE;
+	r = run(inv, creds, &req, &n);
+	CHECK(r[0].ok && r[0].boot == LAB_BOOT_PXE);
+	CHECK(fakes[0].boot == LAB_BOOT_PXE);
+	lab_power_results_free(r, n);
+
+	/* a dry run contacts nothing and needs no credentials */
+	for (i = 0; i < 7; i++)
+		fakes[i].opens = 0;
+	req.verb = LAB_POWER_DO_OFF;
+	req.dry_run = 1;
+	r = run(inv, NULL, &req, &n);
+	for (i = 0; i < 7; i++)
+		CHECK(fakes[i].opens == 0);
+	CHECK(r[0].ok);
+	CHECK_HAS(r[0].note, "would send power off to BMC 10.0.0.1:623");
+	lab_power_results_free(r, n);
+
+	lab_creds_free(creds);
+	lab_inventory_free(inv);
+	TESTS_DONE();
+}
