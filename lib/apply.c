@@ -656,6 +656,65 @@ out:
 	return rc;
 }
 
+struct macref {
+	const char	*mac;
+	const char	*host;
+	int		 kept;	/* on a host the import keeps, not declares */
+};
+
+static int
+cmp_macref(const void *x, const void *y)
+{
+	const struct macref	*a = x, *b = y;
+	int			 c = strcmp(a->mac, b->mac);
+
+	return c != 0 ? c : a->kept - b->kept;
+}
+
+/*
+ * Without --prune, hosts the YAML does not name stay: a MAC the YAML gives
+ * to another host must not be on one of them. An input error, naming both.
+ */
+static int
+check_kept_macs(const struct lab_inventory *cur,
+    const struct lab_inventory *inv, struct lab_err *err)
+{
+	struct macref	*v;
+	size_t		 n = 0, max = 0, i, j;
+	int		 rc = 0;
+
+	for (i = 0; i < cur->nhosts; i++)
+		max += cur->hosts[i].nnics;
+	for (i = 0; i < inv->nhosts; i++)
+		max += inv->hosts[i].nnics;
+	if (max == 0)
+		return 0;
+	if ((v = calloc(max, sizeof(*v))) == NULL)
+		return lab_err_oom(err);
+	for (i = 0; i < inv->nhosts; i++)
+		for (j = 0; j < inv->hosts[i].nnics; j++)
+			v[n++] = (struct macref){ inv->hosts[i].nics[j].mac,
+			    inv->hosts[i].name, 0 };
+	for (i = 0; i < cur->nhosts; i++) {
+		if (lab_inventory_host(inv, cur->hosts[i].name) != NULL)
+			continue;
+		for (j = 0; j < cur->hosts[i].nnics; j++)
+			v[n++] = (struct macref){ cur->hosts[i].nics[j].mac,
+			    cur->hosts[i].name, 1 };
+	}
+	qsort(v, n, sizeof(*v), cmp_macref);
+	for (i = 1; i < n && rc == 0; i++)
+		if (strcmp(v[i - 1].mac, v[i].mac) == 0 && v[i].kept &&
+		    !v[i - 1].kept)
+			rc = lab_err_set(err, LAB_EXIT_INPUT, "mac %s of host "
+			    "'%s' is already on host '%s' in the database, which "
+			    "this import keeps: import the file that moves it "
+			    "too, or use --prune", v[i].mac, v[i - 1].host,
+			    v[i].host);
+	free(v);
+	return rc;
+}
+
 /* Makes the database hold inv, in one transaction. */
 int
 lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
@@ -691,6 +750,8 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	    lab_db_begin(db, err) == -1))
 		goto out;
 	if (lab_db_inventory_load(db, &cur, err) == -1)
+		goto out;
+	if (!(flags & LAB_APPLY_PRUNE) && check_kept_macs(cur, inv, err) == -1)
 		goto out;
 	if (final_groups(cur, inv, flags, &fv, &fn) == -1) {
 		lab_err_oom(err);

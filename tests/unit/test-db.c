@@ -262,7 +262,7 @@ apply_fail(struct lab_db *db, const char *yaml, int flags, const char *want)
 	before = db_json(db);
 	CHECK(lab_db_inventory_apply(db, inv, flags, NOW, &ch, &err) == -1);
 	CHECK(ch.n == 0 && ch.v == NULL);
-	CHECK(err.code == LAB_EXIT_ENV);
+	CHECK(err.code == LAB_EXIT_INPUT);
 	CHECK_HAS(err.msg, want);
 	after = db_json(db);
 	CHECK(before != NULL);
@@ -588,9 +588,10 @@ test_apply_mac_moves(void)
 	CHECK(sql_int(db, "SELECT count(*) FROM nics") == 3);
 	/*
 	 * Without prune y stays and keeps its card, so z cannot have it:
-	 * the apply fails and writes nothing.
+	 * the apply fails as bad input naming both, and writes nothing.
 	 */
-	apply_fail(db, before, 0, "UNIQUE constraint failed: nics.mac");
+	apply_fail(db, before, 0, "mac 00:26:55:00:00:ff of host 'z' is "
+	    "already on host 'y'");
 	lab_db_free(db);
 }
 
