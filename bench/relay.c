@@ -21,6 +21,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <time.h>
 #include <unistd.h>
@@ -40,6 +41,7 @@ struct flow {
 	int			fd;
 	int			front;
 	struct sockaddr_in	client;
+	int64_t			last;	/* last datagram either way */
 };
 
 struct pkt {
@@ -113,11 +115,16 @@ flow_for(int front, const struct sockaddr_in *client)
 	struct flow	*f;
 	size_t		 i;
 
+	int64_t		 t = now_ms();
+
 	for (i = 0; i < nflows; i++)
 		if (flows[i].front == front &&
 		    flows[i].client.sin_port == client->sin_port &&
-		    flows[i].client.sin_addr.s_addr == client->sin_addr.s_addr)
+		    flows[i].client.sin_addr.s_addr ==
+		    client->sin_addr.s_addr) {
+			flows[i].last = t;
 			return &flows[i];
+		}
 	if (nflows == MAX_FLOWS)
 		return NULL;
 	f = &flows[nflows];
@@ -125,8 +132,23 @@ flow_for(int front, const struct sockaddr_in *client)
 		return NULL;
 	f->front = front;
 	f->client = *client;
+	f->last = t;
 	nflows++;
 	return f;
+}
+
+/* Forgets flows idle for 20 s: every tool run makes new ones. */
+static void
+expire(void)
+{
+	int64_t	t = now_ms();
+	size_t	i;
+
+	for (i = 0; i < nflows; i++)
+		if (t - flows[i].last > 20000) {
+			close(flows[i].fd);
+			flows[i--] = flows[--nflows];
+		}
 }
 
 static int
@@ -150,6 +172,7 @@ main(int argc, char **argv)
 {
 	static struct pollfd	pfd[MAX_FRONTS + MAX_FLOWS];
 	struct sockaddr_in	from;
+	struct rlimit		rl;
 	socklen_t		fromlen;
 	unsigned char		buf[1500];
 	ssize_t			n;
@@ -176,6 +199,11 @@ main(int argc, char **argv)
 	}
 	if ((queue = calloc(MAX_QUEUE, sizeof(*queue))) == NULL)
 		return 3;
+	/* a socket per front and per flow: far more than 1024 */
+	if (getrlimit(RLIMIT_NOFILE, &rl) == 0) {
+		rl.rlim_cur = rl.rlim_max;
+		setrlimit(RLIMIT_NOFILE, &rl);
+	}
 	for (i = (size_t)optind; i < (size_t)argc && nfronts < MAX_FRONTS; i++) {
 		struct front	*f = &fronts[nfronts];
 
@@ -203,6 +231,7 @@ main(int argc, char **argv)
 	printf("ready\n");
 	fflush(stdout);
 	while (!stop) {
+		expire();	/* before the poll set maps indexes to flows */
 		np = 0;
 		for (i = 0; i < nfronts; i++)
 			pfd[np++] = (struct pollfd){ fronts[i].fd, POLLIN, 0 };
@@ -234,6 +263,7 @@ main(int argc, char **argv)
 			} else {
 				struct flow	*f = &flows[i - nfronts];
 
+				f->last = now_ms();
 				enqueue(fronts[f->front].fd, &f->client, buf,
 				    (size_t)n);
 			}

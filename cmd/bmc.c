@@ -37,6 +37,9 @@ progress(void *arg, const char *host, size_t done, size_t total)
 		fprintf(stderr, "\r\033[K");
 }
 
+static int	bmc_run(struct lab_call *, struct lab_power_req *,
+		    struct lab_bmc_run *, struct lab_err *);
+
 /* Options the BMC verbs share, defined once. */
 const struct lab_opt cmd_bmc_opts[] = {
 	{ "timeout", "S", "per-host deadline in seconds (default 10)" },
@@ -90,12 +93,25 @@ cmd_bmc_opts_parse(struct lab_call *call, struct lab_power_req *req,
 }
 
 /*
- * Resolves the call's targets, loads the credentials when a BMC will be
- * contacted, runs req and records the outcome. Returns -1 when the run
- * could not start (err set).
+ * Parses the shared options, resolves the call's targets, loads the
+ * credentials when a BMC will be contacted, runs req and records the
+ * outcome. Returns -1 (err set, out released) when the run could not be.
  */
 int
 cmd_bmc_run(struct lab_call *call, struct lab_power_req *req,
+    struct lab_bmc_run *out, struct lab_err *err)
+{
+	memset(out, 0, sizeof(*out));
+	if (cmd_bmc_opts_parse(call, req, err) == -1 ||
+	    bmc_run(call, req, out, err) == -1) {
+		cmd_bmc_release(out);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+bmc_run(struct lab_call *call, struct lab_power_req *req,
     struct lab_bmc_run *out, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
@@ -103,7 +119,6 @@ cmd_bmc_run(struct lab_call *call, struct lab_power_req *req,
 	size_t		i;
 	int		need_creds = 0;
 
-	memset(out, 0, sizeof(*out));
 	if (cmd_inventory(call, &out->inv, err) == -1 ||
 	    lab_target_resolve(out->inv, call->argv, (size_t)call->argc,
 	    call->all, &out->hosts, err) == -1)
@@ -134,16 +149,44 @@ cmd_bmc_run(struct lab_call *call, struct lab_power_req *req,
 int
 cmd_bmc_failures(struct lab_call *call, const struct lab_bmc_run *run)
 {
-	size_t	i;
-	int	rc = LAB_EXIT_OK;
+	size_t	i, failed = 0;
+	int	first = -1;
 
 	for (i = 0; i < run->n; i++) {
 		if (run->res[i].ok)
 			continue;
 		fprintf(stderr, "lab: %s: %s: %s\n", call->label,
 		    run->res[i].host, run->res[i].err.msg);
-		rc = LAB_EXIT_PARTIAL;
+		if (failed++ == 0)
+			first = (int)i;
 	}
+	if (failed == 0)
+		return LAB_EXIT_OK;
+	/* the audit log keeps the count and the first reason */
+	snprintf(call->audit_msg, sizeof(call->audit_msg), "%zu of %zu hosts "
+	    "failed; first %s: %s", failed, run->n, run->res[first].host,
+	    run->res[first].err.msg);
+	return LAB_EXIT_PARTIAL;
+}
+
+/*
+ * Prints the table (or, with --json, the JSON), then each host's failure on
+ * stderr; frees the run, the table and the buffer. Returns the exit code.
+ */
+int
+cmd_bmc_finish(struct lab_call *call, struct lab_bmc_run *run,
+    struct table *t, struct lab_buf *json, struct lab_err *err)
+{
+	int	rc = 0;
+
+	if (call->json)
+		rc = cmd_write(json, err);
+	else
+		table_print(t, stdout);
+	lab_buf_release(json);
+	table_release(t);
+	rc = rc == -1 ? LAB_EXIT_ENV : cmd_bmc_failures(call, run);
+	cmd_bmc_release(run);
 	return rc;
 }
 

@@ -17,7 +17,6 @@ boot_run(struct lab_call *call, struct lab_err *err)
 	struct lab_json		j;
 	struct table		t;
 	size_t			i, d;
-	int			rc;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_POWER_BOOT_GET;
@@ -29,6 +28,7 @@ boot_run(struct lab_call *call, struct lab_err *err)
 			call->argc--;
 			break;
 		}
+	call->no_audit = req.verb == LAB_POWER_BOOT_GET;
 	req.persistent = cmd_opt(call, "persistent") != NULL;
 	req.efi = cmd_opt(call, "efi") != NULL;
 	if (req.verb == LAB_POWER_BOOT_GET && (req.persistent || req.efi))
@@ -37,12 +37,8 @@ boot_run(struct lab_call *call, struct lab_err *err)
 	if (call->argc == 0 && !call->all)
 		return lab_err_set(err, LAB_EXIT_INPUT, "no target given: name "
 		    "hosts, a range, @group or --all"), LAB_EXIT_INPUT;
-	if (cmd_bmc_opts_parse(call, &req, err) == -1)
-		return LAB_EXIT_INPUT;
-	if (cmd_bmc_run(call, &req, &run, err) == -1) {
-		cmd_bmc_release(&run);
+	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
-	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
@@ -69,16 +65,7 @@ boot_run(struct lab_call *call, struct lab_err *err)
 	}
 	lab_json_arr_end(&j);
 	lab_json_end(&j);
-	rc = call->json ? cmd_write(&b, err) : (table_print(&t, stdout), 0);
-	lab_buf_release(&b);
-	table_release(&t);
-	if (rc == -1) {
-		cmd_bmc_release(&run);
-		return LAB_EXIT_ENV;
-	}
-	rc = cmd_bmc_failures(call, &run);
-	cmd_bmc_release(&run);
-	return rc;
+	return cmd_bmc_finish(call, &run, &t, &b, err);
 }
 
 static const struct lab_opt boot_opts[] = {

@@ -366,7 +366,7 @@ audit(struct lab_call *call, int argc, char **argv, int rc,
 	char			*line;
 
 	if (call->db == NULL || !(call->verb->flags & LAB_VERB_MUTATES) ||
-	    call->dry_run || rc == LAB_EXIT_INPUT)
+	    call->dry_run || call->no_audit || rc == LAB_EXIT_INPUT)
 		return;
 	argv[0] = (char *)"lab";	/* the path of the binary says nothing */
 	if ((line = lab_redact_argv(argc, argv)) == NULL)
@@ -377,7 +377,8 @@ audit(struct lab_call *call, int argc, char **argv, int rc,
 	a.command = call->label;
 	a.argv = line;
 	a.result = rc;
-	a.message = err->code != LAB_EXIT_OK ? (char *)err->msg : NULL;
+	a.message = err->code != LAB_EXIT_OK ? (char *)err->msg :
+	    call->audit_msg[0] != '\0' ? call->audit_msg : NULL;
 	lab_err_init(&e);
 	if (lab_db_audit_add(call->db, &a, &e) == -1)
 		fprintf(stderr, "lab: %s: %s\n", call->label, e.msg);

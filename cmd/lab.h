@@ -64,6 +64,8 @@ struct lab_call {
 	int			 all;
 	int64_t			 now;
 	struct lab_db		*db;		/* opened by cmd_db(), audited */
+	int			 no_audit;	/* a read after all (lab boot HOST) */
+	char			 audit_msg[256];	/* per-host failures */
 };
 
 extern const struct lab_cmd lab_cmd_boot;
@@ -109,11 +111,18 @@ extern const struct lab_opt cmd_bmc_opts[];
 /* Parses --timeout, --fanout, --privilege, --retransmit into req. */
 int	cmd_bmc_opts_parse(struct lab_call *, struct lab_power_req *,
 	    struct lab_err *);
-/* Resolves targets, loads credentials, runs req, records the outcome. */
+/*
+ * Parses the shared options, resolves targets, loads credentials, runs req
+ * and records the outcome; -1 (run released) when it could not.
+ */
 int	cmd_bmc_run(struct lab_call *, struct lab_power_req *,
 	    struct lab_bmc_run *, struct lab_err *);
 /* Prints each host's failure on stderr; returns the exit code. */
 int	cmd_bmc_failures(struct lab_call *, const struct lab_bmc_run *);
+/* Prints the table or JSON, then the failures; frees all; the exit code. */
+struct table;
+int	cmd_bmc_finish(struct lab_call *, struct lab_bmc_run *, struct table *,
+	    struct lab_buf *, struct lab_err *);
 void	cmd_bmc_release(struct lab_bmc_run *);
 
 /* A text table sized to its contents. */

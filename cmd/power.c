@@ -15,53 +15,39 @@ state_word(const struct lab_power_result *r)
 
 /* Prints the results as a table (stdout) or JSON; failures on stderr. */
 static int
-report(struct lab_call *call, const struct lab_bmc_run *run,
-    struct lab_err *err)
+report(struct lab_call *call, struct lab_bmc_run *run, struct lab_err *err)
 {
 	const struct lab_power_result	*r;
 	struct lab_buf			 b;
 	struct lab_json			 j;
 	struct table			 t;
 	size_t				 i;
-	int				 rc;
 
-	if (call->json) {
-		lab_buf_init(&b);
-		lab_json_init(&j, &b);
-		lab_json_arr_begin(&j);
-		for (i = 0; i < run->n; i++) {
-			r = &run->res[i];
-			lab_json_obj_begin(&j);
-			lab_json_kstr(&j, "host", r->host);
-			lab_json_kstr(&j, "state", r->state == LAB_POWER_UNKNOWN ?
-			    NULL : lab_power_name(r->state));
-			lab_json_key(&j, "ok");
-			lab_json_bool(&j, r->ok);
-			lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
-			lab_json_kstr(&j, "bmc", r->bmc);
-			lab_json_key(&j, "changed");
-			lab_json_bool(&j, r->acted);
-			lab_json_kstr(&j, "note", r->note);
-			lab_json_kint(&j, "elapsed_ms", r->elapsed_ms);
-			lab_json_obj_end(&j);
-		}
-		lab_json_arr_end(&j);
-		lab_json_end(&j);
-		rc = cmd_write(&b, err);
-		lab_buf_release(&b);
-		if (rc == -1)
-			return LAB_EXIT_ENV;
-	} else {
-		table_init(&t, 3, "HOST", "STATE", "RESULT");
-		for (i = 0; i < run->n; i++) {
-			r = &run->res[i];
-			table_row(&t, r->host, state_word(r), r->ok ?
-			    (r->note ? r->note : "ok") : "failed");
-		}
-		table_print(&t, stdout);
-		table_release(&t);
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 3, "HOST", "STATE", "RESULT");
+	for (i = 0; i < run->n; i++) {
+		r = &run->res[i];
+		lab_json_obj_begin(&j);
+		lab_json_kstr(&j, "host", r->host);
+		lab_json_kstr(&j, "state", r->state == LAB_POWER_UNKNOWN ? NULL :
+		    lab_power_name(r->state));
+		lab_json_key(&j, "ok");
+		lab_json_bool(&j, r->ok);
+		lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
+		lab_json_kstr(&j, "bmc", r->bmc);
+		lab_json_key(&j, "changed");
+		lab_json_bool(&j, r->acted);
+		lab_json_kstr(&j, "note", r->note);
+		lab_json_kint(&j, "elapsed_ms", r->elapsed_ms);
+		lab_json_obj_end(&j);
+		table_row(&t, r->host, state_word(r), r->ok || r->no_bmc ?
+		    (r->note ? r->note : "ok") : "failed");
 	}
-	return cmd_bmc_failures(call, run);
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	return cmd_bmc_finish(call, run, &t, &b, err);
 }
 
 static int
@@ -70,7 +56,6 @@ power_run(struct lab_call *call, enum lab_power_verb verb, int wait,
 {
 	struct lab_power_req	req;
 	struct lab_bmc_run	run;
-	int			rc;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = verb;
@@ -79,15 +64,9 @@ power_run(struct lab_call *call, enum lab_power_verb verb, int wait,
 		req.wait = 1;
 	if (cmd_opt(call, "no-wait") != NULL)
 		req.wait = 0;
-	if (cmd_bmc_opts_parse(call, &req, err) == -1)
-		return LAB_EXIT_INPUT;
-	if (cmd_bmc_run(call, &req, &run, err) == -1) {
-		cmd_bmc_release(&run);
+	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
-	}
-	rc = report(call, &run, err);
-	cmd_bmc_release(&run);
-	return rc;
+	return report(call, &run, err);
 }
 
 static int

@@ -16,16 +16,11 @@ sel_run(struct lab_call *call, struct lab_err *err)
 	struct table		t;
 	char			id[16], when[32];
 	size_t			i, k;
-	int			rc;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_POWER_SEL;
-	if (cmd_bmc_opts_parse(call, &req, err) == -1)
-		return LAB_EXIT_INPUT;
-	if (cmd_bmc_run(call, &req, &run, err) == -1) {
-		cmd_bmc_release(&run);
+	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
-	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
@@ -57,25 +52,15 @@ sel_run(struct lab_call *call, struct lab_err *err)
 		}
 		lab_json_arr_end(&j);
 		lab_json_obj_end(&j);
-		if (r->ok && r->nsel == 0 && !r->no_bmc)
+		if (r->ok && r->nsel == 0 && r->note == NULL)
 			table_row(&t, r->host, NULL, NULL, NULL,
 			    "(the event log is empty)");
-		if (r->no_bmc)
-			table_row(&t, r->host, NULL, NULL, NULL,
-			    "no BMC recorded");
+		if (r->note != NULL && r->nsel == 0)
+			table_row(&t, r->host, NULL, NULL, NULL, r->note);
 	}
 	lab_json_arr_end(&j);
 	lab_json_end(&j);
-	rc = call->json ? cmd_write(&b, err) : (table_print(&t, stdout), 0);
-	lab_buf_release(&b);
-	table_release(&t);
-	if (rc == -1) {
-		cmd_bmc_release(&run);
-		return LAB_EXIT_ENV;
-	}
-	rc = cmd_bmc_failures(call, &run);
-	cmd_bmc_release(&run);
-	return rc;
+	return cmd_bmc_finish(call, &run, &t, &b, err);
 }
 
 static const struct lab_verb sel_verbs[] = {

@@ -50,16 +50,11 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	struct table		t;
 	char			value[48];
 	size_t			i, k;
-	int			rc;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_POWER_SENSORS;
-	if (cmd_bmc_opts_parse(call, &req, err) == -1)
-		return LAB_EXIT_INPUT;
-	if (cmd_bmc_run(call, &req, &run, err) == -1) {
-		cmd_bmc_release(&run);
+	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
-	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
@@ -68,9 +63,8 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 		const struct lab_power_result	*r = &run.res[i];
 
 		json_sensors(&j, r);
-		if (r->no_bmc)
-			table_row(&t, r->host, NULL, NULL, NULL,
-			    "no BMC recorded");
+		if (r->note != NULL && r->nsensors == 0)
+			table_row(&t, r->host, NULL, NULL, NULL, r->note);
 		for (k = 0; k < r->nsensors; k++) {
 			const struct lab_sensor	*s = &r->sensors[k];
 
@@ -86,16 +80,7 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	}
 	lab_json_arr_end(&j);
 	lab_json_end(&j);
-	rc = call->json ? cmd_write(&b, err) : (table_print(&t, stdout), 0);
-	lab_buf_release(&b);
-	table_release(&t);
-	if (rc == -1) {
-		cmd_bmc_release(&run);
-		return LAB_EXIT_ENV;
-	}
-	rc = cmd_bmc_failures(call, &run);
-	cmd_bmc_release(&run);
-	return rc;
+	return cmd_bmc_finish(call, &run, &t, &b, err);
 }
 
 static const struct lab_verb sensors_verbs[] = {

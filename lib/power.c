@@ -258,8 +258,33 @@ work(size_t i, void *arg)
 	t.retransmit_ms = req->retransmit_ms ? req->retransmit_ms :
 	    h->bmc->retransmit_ms ? h->bmc->retransmit_ms :
 	    DEFAULT_RETRANSMIT_MS;
-	if (run->ops->open(&t, &s, &r->err) == -1)
-		goto out;
+	/*
+	 * A lost datagram in the middle of the session handshake can leave a
+	 * BMC that never answers the retransmission; a fresh session usually
+	 * goes through. So the first try gets two retransmissions (at most
+	 * half the deadline), a second one the rest: a dead BMC still costs
+	 * one deadline.
+	 */
+	if (timeout >= 2000 && t.timeout_ms == timeout) {
+		t.timeout_ms = 2 * t.retransmit_ms + 100;
+		if (t.timeout_ms < 1000)
+			t.timeout_ms = 1000;
+		if (t.timeout_ms > timeout / 2)
+			t.timeout_ms = timeout / 2;
+	}
+	if (run->ops->open(&t, &s, &r->err) == -1) {
+		int64_t	left = deadline - run->ctx->monotonic_ms();
+
+		if (strstr(r->err.msg, "session timeout") == NULL ||
+		    left < 500)
+			goto out;
+		lab_err_init(&r->err);
+		t.timeout_ms = (int)left;
+		if (t.retransmit_ms >= t.timeout_ms)
+			t.retransmit_ms = t.timeout_ms / 2;
+		if (run->ops->open(&t, &s, &r->err) == -1)
+			goto out;
+	}
 	r->reachable = 1;
 	switch (req->verb) {
 	case LAB_POWER_BOOT_GET:

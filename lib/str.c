@@ -229,6 +229,11 @@ lab_suggest(const char *word, const char *const *cands, size_t n)
 		if (cands[i] == NULL)
 			continue;
 		d = distance(word, cands[i]);
+		/* on a tie, a candidate the word starts is the likelier typo */
+		if (d == bestd && best != NULL &&
+		    strncmp(cands[i], word, strlen(word)) == 0 &&
+		    strncmp(best, word, strlen(word)) != 0)
+			best = cands[i];
 		if (d < bestd) {
 			bestd = d;
 			best = cands[i];

@@ -2,19 +2,23 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs the Debian 12 packages lab needs that are missing:
 #   sh scripts/deps.sh build    to build lab
+#   sh scripts/deps.sh demo     to build it and run the demo
 #   sh scripts/deps.sh test     to build it and run every test
 # Runs as root (or through sudo); installs nothing that is already there.
 set -eu
 
 build="meson ninja-build pkg-config gcc python3 libsqlite3-dev libyaml-dev
 libssh2-1-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev"
+# the demo simulates the lab's BMCs with ipmi_sim
+demo="$build openipmi iproute2 util-linux"
 # the real peers the tests run against, and the tools they compare with
-test="$build openipmi freeipmi-tools ipmitool iproute2 sqlite3"
+test="$demo freeipmi-tools ipmitool sqlite3"
 
 case ${1:-build} in
 build) want=$build ;;
+demo) want=$demo ;;
 test) want=$test ;;
-*) echo "usage: sh scripts/deps.sh build|test" >&2; exit 2 ;;
+*) echo "usage: sh scripts/deps.sh build|demo|test" >&2; exit 2 ;;
 esac
 
 missing=

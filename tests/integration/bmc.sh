@@ -10,7 +10,8 @@
 #
 # BMC K of a folder is DIR/bmcK: lan.conf, bmc.emu, state/, ipmi_sim.log and
 # the files the chassis helper and the sensors use (power, boot, delay,
-# helper.log, temp, fan). Users: 2 admin/password (admin), 3 operator/oppass
+# helper.log, temp, fan). Users: 2 admin/password (admin; the password is
+# $BMC_PASSWORD when set, so secret-leak tests can grep for it), 3 operator/oppass
 # (operator), 4 userpw/userpass (user). DIR must not contain spaces.
 
 BMC_READY_TIMEOUT=${BMC_READY_TIMEOUT:-10}	# seconds for all to bind
@@ -38,10 +39,11 @@ bmc_require()
 	exit 77
 }
 
-# The loopback address of BMC K.
+# The loopback address of BMC K: BMC_NET.K, BMC_NET 127.0.1 unless a test
+# sets its own (so tests on different nets may run at once).
 bmc_addr()
 {
-	echo "127.0.1.$1"
+	echo "${BMC_NET:-127.0.1}.$1"
 }
 
 # Prints the helper's power state of BMC K: 0 or 1.
@@ -258,6 +260,15 @@ EOF
 	}
 }
 
+# The chassis_control line, or none when BMC_NO_HELPER=1: then ipmi_sim
+# answers chassis status itself (always off) without running a shell per
+# request, as a benchmark of many BMCs on two cores needs.
+_bmc_chassis_line()
+{
+	[ "${BMC_NO_HELPER:-0}" = 1 ] ||
+	    echo "  chassis_control \"$1/bmc-helper.sh $2\""
+}
+
 _bmc_write_bmc()
 {
 	_b=$1/bmc$2
@@ -282,8 +293,8 @@ set_working_mc 0x20
     allowed_auths_admin md2 md5 straight
     guid a123456789abcdefa123456789ab$(printf '%04x' "$2")
   endlan
-  chassis_control "$1/bmc-helper.sh $_b"
-  user 2 true "admin" "password" admin 10 none md2 md5 straight
+$(_bmc_chassis_line "$1" "$_b")
+  user 2 true "admin" "${BMC_PASSWORD:-password}" admin 10 none md2 md5 straight
   user 3 true "operator" "oppass" operator 10 none md2 md5 straight
   user 4 true "userpw" "userpass" user 10 none md2 md5 straight
 EOF
