@@ -24,6 +24,7 @@ const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_sel,
 	&lab_cmd_sensors,
 	&lab_cmd_show,
+	&lab_cmd_switch,
 	NULL,
 };
 

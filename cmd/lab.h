@@ -79,6 +79,7 @@ extern const struct lab_cmd lab_cmd_power;
 extern const struct lab_cmd lab_cmd_sel;
 extern const struct lab_cmd lab_cmd_sensors;
 extern const struct lab_cmd lab_cmd_show;
+extern const struct lab_cmd lab_cmd_switch;
 
 /* The command table, NULL-terminated (cmd/lab.c). */
 extern const struct lab_cmd *const lab_commands[];

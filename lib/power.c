@@ -200,6 +200,35 @@ dry_note(struct lab_power_result *r, const struct lab_power_req *req)
 	set_note(r, buf);
 }
 
+/* One session: open, do the verb, close. */
+static int
+run_session(struct run *run, const struct lab_ipmi_target *t,
+    struct lab_power_result *r, int64_t deadline)
+{
+	void	*s = NULL;
+	int	 rc;
+
+	if (run->ops->open(t, &s, &r->err) == -1)
+		return -1;
+	r->reachable = 1;
+	switch (run->req->verb) {
+	case LAB_POWER_BOOT_GET:
+	case LAB_POWER_BOOT_SET:
+		rc = do_boot(run, s, r);
+		break;
+	case LAB_POWER_SENSORS:
+		rc = run->ops->sensors(s, &r->sensors, &r->nsensors, &r->err);
+		break;
+	case LAB_POWER_SEL:
+		rc = run->ops->sel(s, &r->sel, &r->nsel, &r->err);
+		break;
+	default:
+		rc = do_power(run, s, r, deadline);
+	}
+	run->ops->close(s);
+	return rc;
+}
+
 /* Works one host from start to end, within its deadline. */
 static void
 work(size_t i, void *arg)
@@ -211,8 +240,7 @@ work(size_t i, void *arg)
 	const struct lab_cred		*cred;
 	struct lab_ipmi_target		 t;
 	int64_t				 start, deadline;
-	void				*s = NULL;
-	int				 timeout, rc = -1;
+	int				 timeout, attempt, rc = -1;
 	size_t				 k;
 
 	start = run->ctx->monotonic_ms();
@@ -259,49 +287,35 @@ work(size_t i, void *arg)
 	    h->bmc->retransmit_ms ? h->bmc->retransmit_ms :
 	    DEFAULT_RETRANSMIT_MS;
 	/*
-	 * A lost datagram in the middle of the session handshake can leave a
-	 * BMC that never answers the retransmission; a fresh session usually
-	 * goes through. So the first try gets two retransmissions (at most
-	 * half the deadline), a second one the rest: a dead BMC still costs
-	 * one deadline.
+	 * The session timeout bounds each request. A lost datagram in the
+	 * middle of the handshake can leave a BMC that never answers the
+	 * retransmission (ipmi_sim answers a repeated RAKP 3 inside the new
+	 * session, which the client cannot read), and a fresh session costs
+	 * a few round trips. So a read's first try allows one retransmission
+	 * and little more, an action's half the deadline (its state polls
+	 * after the command use the same session timeout); when the first
+	 * try times out before anything was sent to the chassis, a second
+	 * gets the rest of the deadline: a dead BMC still costs one deadline.
 	 */
-	if (timeout >= 2000 && t.timeout_ms == timeout) {
-		t.timeout_ms = 2 * t.retransmit_ms + 100;
-		if (t.timeout_ms < 1000)
-			t.timeout_ms = 1000;
-		if (t.timeout_ms > timeout / 2)
-			t.timeout_ms = timeout / 2;
-	}
-	if (run->ops->open(&t, &s, &r->err) == -1) {
+	for (attempt = 0;; attempt++) {
 		int64_t	left = deadline - run->ctx->monotonic_ms();
 
-		if (strstr(r->err.msg, "session timeout") == NULL ||
-		    left < 500)
-			goto out;
-		lab_err_init(&r->err);
 		t.timeout_ms = (int)left;
+		if (attempt == 0 && timeout >= 2000)
+			t.timeout_ms = wanted(req->verb) != LAB_POWER_UNKNOWN ||
+			    req->verb == LAB_POWER_BOOT_SET ? timeout / 2 :
+			    t.retransmit_ms + t.retransmit_ms / 5 + 50;
 		if (t.retransmit_ms >= t.timeout_ms)
 			t.retransmit_ms = t.timeout_ms / 2;
-		if (run->ops->open(&t, &s, &r->err) == -1)
-			goto out;
+		rc = run_session(run, &t, r, deadline);
+		if (rc == 0 || attempt > 0 || r->acted ||
+		    strstr(r->err.msg, "session timeout") == NULL ||
+		    deadline - run->ctx->monotonic_ms() < 200)
+			break;
+		lab_err_init(&r->err);
+		r->reachable = 0;
+		r->before = r->state = LAB_POWER_UNKNOWN;
 	}
-	r->reachable = 1;
-	switch (req->verb) {
-	case LAB_POWER_BOOT_GET:
-	case LAB_POWER_BOOT_SET:
-		rc = do_boot(run, s, r);
-		break;
-	case LAB_POWER_SENSORS:
-		rc = run->ops->sensors(s, &r->sensors, &r->nsensors, &r->err);
-		break;
-	case LAB_POWER_SEL:
-		rc = run->ops->sel(s, &r->sel, &r->nsel, &r->err);
-		break;
-	default:
-		rc = do_power(run, s, r, deadline);
-	}
-	run->ops->close(s);
-out:
 	r->ok = rc == 0;
 	r->elapsed_ms = run->ctx->monotonic_ms() - start;
 }

@@ -29,6 +29,16 @@ void	lab_render_inventory_json(struct lab_json *,
 /* One audit entry: id, time (ISO 8601 UTC), user, command, argv, result,
  * message. */
 void	lab_render_audit_json(struct lab_json *, const struct lab_audit *);
+struct lab_switch_view;
+struct lab_links;
+struct lab_findings;
+/*
+ * One discovered switch: name, ok, error, system, ports, fdb, vlans, lags,
+ * neighbors, links, findings, stats (lib/render-switch.c).
+ */
+void	lab_render_switch_view_json(struct lab_json *,
+	    const struct lab_switch_view *, const struct lab_links *,
+	    const struct lab_findings *);
 /* Formats a time as ISO 8601 UTC ("2026-11-30T18:53:45Z"); buf of 32. */
 void	lab_format_time(int64_t, char *buf, size_t len);
 

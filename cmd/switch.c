@@ -1,0 +1,302 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lab/json.h"
+#include "lab/parse.h"
+#include "lab/render.h"
+#include "lab/switch.h"
+#include "lab.h"
+
+static int64_t
+monotonic_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+/* The switches named on the command line, or every one. */
+static int
+switch_names(struct lab_call *call, const struct lab_inventory *inv,
+    struct lab_strv *ret, struct lab_err *err)
+{
+	size_t	i;
+	int	a;
+
+	lab_strv_init(ret);
+	for (a = 0; a < call->argc; a++)
+		if (lab_inventory_switch(inv, call->argv[a]) == NULL)
+			return lab_err_set(err, LAB_EXIT_INPUT, "unknown switch "
+			    "'%s' (see 'lab ls switches')", call->argv[a]);
+	for (i = 0; i < inv->nswitches; i++) {
+		for (a = 0; a < call->argc; a++)
+			if (strcmp(call->argv[a], inv->switches[i].name) == 0)
+				break;
+		if ((call->argc == 0 || a < call->argc) &&
+		    lab_strv_add(ret, inv->switches[i].name) == -1)
+			return lab_err_oom(err);
+	}
+	if (ret->n == 0)
+		return lab_err_set(err, LAB_EXIT_INPUT, "no switch in the "
+		    "inventory");
+	return 0;
+}
+
+static void
+print_view(const struct lab_switch_view *v, const struct lab_links *l,
+    const struct lab_findings *f)
+{
+	size_t	i, up = 0;
+
+	for (i = 0; i < v->ports.n; i++)
+		up += v->ports.v[i].oper_status == 1;
+	printf("%s: %s\n", v->name, v->sys.descr ? v->sys.descr : "");
+	printf("  %zu ports (%zu up), %zu MACs, %zu VLANs, %zu LAGs, "
+	    "%zu neighbours; %lu requests, %lu varbinds, %.2f s\n",
+	    v->ports.n, up, v->fdb.n, v->vlans.n, v->lags.n, v->nbrs.n,
+	    v->stats.requests, v->stats.varbinds, (double)v->elapsed_ms / 1000);
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].switch_name, v->name) == 0)
+			printf("  link     %s %s on %s (%s)\n", l->v[i].host,
+			    l->v[i].nic, l->v[i].port, l->v[i].mac);
+	for (i = 0; i < v->nbrs.n; i++) {
+		const struct lab_snmp_port *p = lab_switch_port(v,
+		    v->nbrs.v[i].port);
+
+		printf("  %-8s %s: %s %s%s%s\n",
+		    v->nbrs.v[i].protocol == LAB_NBR_CDP ? "cdp" : "lldp",
+		    p ? p->name : "?", v->nbrs.v[i].remote_device,
+		    v->nbrs.v[i].remote_port, *v->nbrs.v[i].platform ? ", " : "",
+		    v->nbrs.v[i].platform);
+	}
+	for (i = 0; i < f->n; i++)
+		printf("  %-8s %s: %s\n", f->v[i].severity, f->v[i].subject,
+		    f->v[i].message);
+}
+
+static int
+discover(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
+	struct lab_switch_view	*v = NULL;
+	struct lab_switch_req	 req;
+	struct lab_links_seen	 seen = { NULL, 0 };
+	struct lab_strv		 names;
+	struct lab_ctx		 ctx;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	const char		*s;
+	size_t			 i, failed = 0;
+	long			 t;
+	int			 rc = LAB_EXIT_OK;
+
+	memset(&req, 0, sizeof(req));
+	req.retries = -1;
+	if ((s = cmd_opt(call, "timeout")) != NULL) {
+		if (lab_parse_int(s, 1, 600, &t) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
+			    "seconds from 1 to 600, not '%s'", s);
+		req.timeout_ms = (int)t * 1000;
+	}
+	if ((s = cmd_opt(call, "retries")) != NULL) {
+		if (lab_parse_int(s, 0, 10, &t) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--retries takes "
+			    "a number from 0 to 10, not '%s'", s);
+		req.retries = (int)t;
+	}
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    switch_names(call, inv, &names, err) == -1 ||
+	    lab_creds_load(call->cred_path, &creds, err) == -1 ||
+	    lab_db_links_seen(call->db, NULL, &seen, err) == -1) {
+		lab_strv_release(&names);
+		return err->code;
+	}
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.monotonic_ms = monotonic_ms;
+	if (lab_switch_discover(&ctx, inv, &names, creds, &req, &v, err) == -1) {
+		lab_strv_release(&names);
+		lab_links_seen_release(&seen);
+		return err->code;
+	}
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	for (i = 0; i < names.n; i++) {
+		struct lab_links	l = { NULL, 0 };
+		struct lab_findings	f = { NULL, 0 };
+
+		if (v[i].ok && (lab_switch_analyse(inv, &v[i], &seen, &l, &f,
+		    &v[i].err) == -1 || lab_db_switch_store(call->db, &v[i],
+		    &l, &f, call->now, &v[i].err) == -1))
+			v[i].ok = 0;
+		if (!v[i].ok) {
+			/* nothing of a failed walk is kept: the last one stays */
+			fprintf(stderr, "lab: %s: %s: %s\n", call->label,
+			    v[i].name, v[i].err.msg);
+			if (failed++ == 0)
+				snprintf(call->audit_msg, sizeof(call->audit_msg),
+				    "%s: %s", v[i].name, v[i].err.msg);
+			rc = LAB_EXIT_PARTIAL;
+		} else if (!call->json)
+			print_view(&v[i], &l, &f);
+		lab_render_switch_view_json(&j, &v[i], &l, &f);
+		lab_links_release(&l);
+		lab_findings_release(&f);
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	if (call->json && cmd_write(&b, err) == -1)
+		rc = LAB_EXIT_ENV;
+	lab_buf_release(&b);
+	lab_switch_views_free(v, names.n);
+	lab_strv_release(&names);
+	lab_links_seen_release(&seen);
+	return rc;
+}
+
+static int
+ports(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	struct lab_port_rows	 r = { NULL, 0, 0 };
+	struct lab_findings	 f = { NULL, 0 };
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 ifx[24], speed[24], who[160];
+	size_t			 i;
+	int			 rc;
+
+	if (cmd_inventory(call, &inv, err) == -1)
+		return err->code;
+	if (lab_inventory_switch(inv, call->argv[0]) == NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "unknown switch '%s' "
+		    "(see 'lab ls switches')", call->argv[0]);
+	if (lab_db_switch_ports(call->db, call->argv[0], &r, err) == -1 ||
+	    lab_db_switch_findings(call->db, call->argv[0], &f, err) == -1) {
+		lab_port_rows_release(&r);
+		return err->code;
+	}
+	if (r.n == 0 && !call->json)
+		printf("%s: never discovered: run 'lab switch discover %s'\n",
+		    call->argv[0], call->argv[0]);
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	table_init(&t, 7, "IFINDEX", "PORT", "STATUS", "SPEED", "DUPLEX",
+	    "HOST", "ALIAS");
+	for (i = 0; i < r.n; i++) {
+		const struct lab_port_row	*p = &r.v[i];
+
+		lab_json_obj_begin(&j);
+		lab_json_kint(&j, "ifindex", (int64_t)p->ifindex);
+		lab_json_kstr(&j, "name", p->name);
+		lab_json_kstr(&j, "alias", p->alias);
+		lab_json_kstr(&j, "oper_status", p->oper_status);
+		lab_json_kstr(&j, "admin_status", p->admin_status);
+		lab_json_kint(&j, "speed_mbps", p->speed_mbps);
+		lab_json_kstr(&j, "duplex", p->duplex);
+		lab_json_kstr(&j, "host", p->host);
+		lab_json_kstr(&j, "nic", p->nic);
+		lab_json_obj_end(&j);
+		snprintf(ifx, sizeof(ifx), "%lu", p->ifindex);
+		snprintf(speed, sizeof(speed), "%lld%s", p->speed_mbps,
+		    p->speed_suspect ? "?" : "");
+		snprintf(who, sizeof(who), "%s%s%s", p->host ? p->host : "",
+		    p->host ? " " : "", p->nic ? p->nic : "");
+		table_row(&t, ifx, p->name, p->oper_status, speed, p->duplex,
+		    who, p->alias);
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	if (call->json)
+		rc = cmd_write(&b, err) == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;
+	else {
+		if (r.n > 0)
+			table_print(&t, stdout);
+		for (i = 0; i < f.n; i++)
+			printf("%-8s %s: %s\n", f.v[i].severity,
+			    f.v[i].subject, f.v[i].message);
+		rc = LAB_EXIT_OK;
+	}
+	table_release(&t);
+	lab_buf_release(&b);
+	lab_port_rows_release(&r);
+	lab_findings_release(&f);
+	return rc;
+}
+
+static int
+sync_run(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
+	const struct lab_switch		*sw;
+	struct lab_alias_changes	 c = { NULL, 0 };
+	struct lab_switch_req		 req;
+	size_t				 i, failed = 0;
+
+	memset(&req, 0, sizeof(req));
+	req.retries = -1;
+	if (cmd_inventory(call, &inv, err) == -1)
+		return err->code;
+	if ((sw = lab_inventory_switch(inv, call->argv[0])) == NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "unknown switch '%s' "
+		    "(see 'lab ls switches')", call->argv[0]);
+	if (lab_switch_sync_plan(call->db, sw->name, &c, err) == -1)
+		return err->code;
+	if (c.n == 0)
+		printf("%s: every port description already matches the "
+		    "inventory\n", sw->name);
+	if (!call->dry_run && c.n > 0 &&
+	    (lab_creds_load(call->cred_path, &creds, err) == -1 ||
+	    lab_switch_sync_apply(call->db, sw, creds, &req, &c, call->now,
+	    err) == -1)) {
+		lab_alias_changes_release(&c);
+		return err->code;
+	}
+	for (i = 0; i < c.n; i++) {
+		printf("%s %s: '%s' -> '%s'%s\n", sw->name, c.v[i].port,
+		    c.v[i].from, c.v[i].to, call->dry_run ? " (dry run)" :
+		    c.v[i].done ? "" : " FAILED");
+		if (!call->dry_run && !c.v[i].done) {
+			fprintf(stderr, "lab: %s: %s %s: %s\n", call->label,
+			    sw->name, c.v[i].port, c.v[i].err.msg);
+			failed++;
+		}
+	}
+	lab_alias_changes_release(&c);
+	return failed ? LAB_EXIT_PARTIAL : LAB_EXIT_OK;
+}
+
+static const struct lab_opt discover_opts[] = {
+	{ "timeout", "S", "seconds per SNMP request (default: the "
+	  "inventory's, else 1)" },
+	{ "retries", "N", "retries per request (default: the inventory's, "
+	  "else 2)" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct lab_verb switch_verbs[] = {
+	{ "discover", "[SWITCH...]", 0, LAB_ARGS_ANY,
+	  LAB_VERB_JSON | LAB_VERB_MUTATES, discover, discover_opts,
+	  "read ports, MAC table, VLANs, LAGs and CDP/LLDP neighbours over "
+	  "SNMP, store them, and map every NIC to its port" },
+	{ "ports", "SWITCH", 1, 1, LAB_VERB_JSON, ports, NULL,
+	  "the port table of the last discovery, with the host on each port" },
+	{ "sync", "SWITCH", 1, 1, LAB_VERB_DRYRUN | LAB_VERB_MUTATES,
+	  sync_run, NULL, "write port descriptions (ifAlias) \"host nic\" "
+	  "from the inventory by SNMP SET, only where they differ" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_switch = {
+	.name = "switch",
+	.summary = "discover switches over SNMP and map NICs to ports",
+	.verbs = switch_verbs,
+};

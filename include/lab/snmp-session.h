@@ -1,0 +1,77 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_SNMP_SESSION_H
+#define LAB_SNMP_SESSION_H
+
+#include <stddef.h>
+
+#include "lab/err.h"
+#include "lab/snmp.h"
+
+/*
+ * SNMP v1/v2c/v3 sessions to one agent (lib/snmp.c, on net-snmp's
+ * single-session API; usable from many threads, one session each).
+ * Errors reaching the agent are LAB_EXIT_PARTIAL and start with
+ * "switch ADDRESS:PORT: "; bad settings are LAB_EXIT_INPUT. No message
+ * carries a community or a key.
+ */
+
+/* Where and how to reach one agent. Strings are borrowed. */
+struct lab_snmp_target {
+	const char	*address;
+	int		 port;		/* 161 */
+	const char	*version;	/* "1", "2c" or "3" */
+	const char	*community;	/* v1, v2c */
+	const char	*username;	/* v3 */
+	const char	*auth_protocol;	/* sha | sha256 | md5 */
+	const char	*auth_password;	/* NULL: noAuthNoPriv */
+	const char	*priv_protocol;	/* aes | des */
+	const char	*priv_password;	/* NULL: authNoPriv */
+	const char	*context;	/* v3 context, or NULL */
+	int		 timeout_ms;	/* per request; 0: 1000 */
+	int		 retries;	/* -1: 2 */
+};
+
+/* An OID to ask for. */
+struct lab_oid {
+	unsigned long	v[LAB_MIB_MAX_OID];
+	size_t		len;
+};
+
+/* A growing list of varbinds that owns its members. */
+struct lab_varbind_list {
+	struct lab_varbind	*v;
+	size_t			 n;
+	size_t			 cap;
+};
+
+/* What a session cost: the benchmark prints these. */
+struct lab_snmp_stats {
+	unsigned long	requests;
+	unsigned long	varbinds;
+};
+
+struct lab_snmp;
+
+/* Opens a session; *ret is caller-owned (lab_snmp_free). */
+int	lab_snmp_open(const struct lab_snmp_target *, struct lab_snmp **ret,
+	    struct lab_err *err);
+void	lab_snmp_free(struct lab_snmp *);
+/* GETs scalars, appending the answers to out. */
+int	lab_snmp_get(struct lab_snmp *, const struct lab_oid *, size_t n,
+	    struct lab_varbind_list *out, struct lab_err *err);
+/*
+ * Walks whole columns with GETBULK, several columns per request and at
+ * most max_varbinds varbinds per answer, appending rows to out. On error
+ * out may hold part of the walk: the caller must drop it.
+ */
+int	lab_snmp_walk(struct lab_snmp *, const struct lab_oid *cols,
+	    size_t ncols, int max_varbinds, struct lab_varbind_list *out,
+	    struct lab_err *err);
+/* SETs one OCTET STRING. */
+int	lab_snmp_set_octets(struct lab_snmp *, const struct lab_oid *,
+	    const char *value, size_t len, struct lab_err *err);
+void	lab_snmp_get_stats(const struct lab_snmp *, struct lab_snmp_stats *);
+/* Frees the varbinds of a list. */
+void	lab_varbind_list_release(struct lab_varbind_list *);
+
+#endif

@@ -1,0 +1,194 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_SWITCH_H
+#define LAB_SWITCH_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/cred.h"
+#include "lab/ctx.h"
+#include "lab/db.h"
+#include "lab/err.h"
+#include "lab/inventory.h"
+#include "lab/snmp-session.h"
+#include "lab/snmp.h"
+
+/*
+ * Switch discovery: what one switch says over SNMP (system, ports, MAC
+ * table, VLANs, LAGs, CDP/LLDP neighbours), which inventory NIC is on
+ * which port (links), and what needs a human (findings).
+ */
+
+/* One switch's answer to a discovery. */
+struct lab_switch_view {
+	char				*name;	/* the inventory's switch */
+	int				 ok;	/* the whole walk succeeded */
+	struct lab_err			 err;
+	struct lab_snmp_system		 sys;
+	struct lab_snmp_ports		 ports;
+	struct lab_snmp_bridge		 bridge;
+	struct lab_snmp_fdb		 fdb;
+	struct lab_snmp_vlans		 vlans;
+	struct lab_snmp_lags		 lags;
+	struct lab_snmp_neighbors	 nbrs;
+	struct lab_snmp_stats		 stats;
+	int64_t				 elapsed_ms;
+};
+
+/* Which NIC is on which port. */
+struct lab_link {
+	char		*host;
+	char		*nic;
+	char		 mac[18];
+	char		*switch_name;
+	unsigned long	 ifindex;
+	char		*port;		/* the port's name */
+	const char	*source;	/* "fdb" */
+};
+
+struct lab_links {
+	struct lab_link	*v;
+	size_t		 n;
+};
+
+/* Something that needs a human. */
+struct lab_finding {
+	const char	*severity;	/* "critical", "warning", "info" */
+	const char	*kind;		/* "slow-port", "nic-moved", ... */
+	char		*subject;	/* "sg200 gi1/0/3", "microserver1 eth0" */
+	char		*message;
+};
+
+struct lab_findings {
+	struct lab_finding	*v;
+	size_t			 n;
+};
+
+/* A link found by an earlier discovery, to tell a NIC that moved. */
+struct lab_link_seen {
+	char		*host;
+	char		*nic;
+	char		*switch_name;
+	char		*port;
+};
+
+struct lab_links_seen {
+	struct lab_link_seen	*v;
+	size_t			 n;
+};
+
+/* What a discovery asks for; zero is the default. */
+struct lab_switch_req {
+	int	timeout_ms;	/* per SNMP request; 0: the inventory's, else 1 s */
+	int	retries;	/* -1: the inventory's, else 2 */
+	int	max_varbinds;	/* per GETBULK answer; 0: 60 */
+	size_t	fanout;
+};
+
+/*
+ * Discovers the named switches of inv in parallel. creds holds their
+ * communities or v3 users. *ret (n views, in the order of names) is
+ * caller-owned (lab_switch_views_free). Returns -1 only when the run
+ * could not start; a switch that fails has ok = 0 and its err set, and
+ * nothing of its walk is kept.
+ */
+int	lab_switch_discover(const struct lab_ctx *, const struct lab_inventory *,
+	    const struct lab_strv *names, const struct lab_creds *,
+	    const struct lab_switch_req *, struct lab_switch_view **ret,
+	    struct lab_err *err);
+void	lab_switch_views_free(struct lab_switch_view *, size_t n);
+
+/* Fills t from a switch's inventory settings, its credential and req;
+ * strings are borrowed from sw and creds. */
+int	lab_switch_target(const struct lab_switch *, const struct lab_creds *,
+	    const struct lab_switch_req *, struct lab_snmp_target *t,
+	    struct lab_err *err);
+
+/* One port description to write. */
+struct lab_alias_change {
+	unsigned long	 ifindex;
+	char		*port;
+	char		*from;		/* as last discovered */
+	char		*to;		/* "host nic" */
+	int		 done;
+	struct lab_err	 err;
+};
+
+struct lab_alias_changes {
+	struct lab_alias_change	*v;
+	size_t			 n;
+};
+
+/* The descriptions that differ from the inventory, from the last
+ * discovery of the switch. */
+int	lab_switch_sync_plan(struct lab_db *, const char *switch_name,
+	    struct lab_alias_changes *ret, struct lab_err *err);
+/* Writes them by SNMP SET; each change gets done or its err. Updates the
+ * stored alias of each port written. Returns -1 when no session could be
+ * opened. */
+int	lab_switch_sync_apply(struct lab_db *, const struct lab_switch *,
+	    const struct lab_creds *, const struct lab_switch_req *,
+	    struct lab_alias_changes *, int64_t now, struct lab_err *err);
+void	lab_alias_changes_release(struct lab_alias_changes *);
+
+/* The port of a view with this ifindex, or NULL. */
+const struct lab_snmp_port *lab_switch_port(const struct lab_switch_view *,
+	    unsigned long ifindex);
+
+/*
+ * Matches the inventory's NIC MACs against a view's MAC table. Ports that
+ * carry more than a few MACs, or a CDP/LLDP neighbour, or are LAGs, are
+ * uplinks and never give a host link. Adds to links and findings; seen
+ * holds the previous discovery's links (may be empty).
+ */
+int	lab_switch_analyse(const struct lab_inventory *,
+	    const struct lab_switch_view *, const struct lab_links_seen *seen,
+	    struct lab_links *links, struct lab_findings *findings,
+	    struct lab_err *err);
+void	lab_links_release(struct lab_links *);
+void	lab_findings_release(struct lab_findings *);
+void	lab_links_seen_release(struct lab_links_seen *);
+
+/* The links stored by the last discovery of a switch. */
+int	lab_db_links_seen(struct lab_db *, const char *switch_name,
+	    struct lab_links_seen *ret, struct lab_err *err);
+/*
+ * Stores a successful view with its links and findings, in one
+ * transaction, replacing the switch's previous ports, FDB, VLANs, LAGs
+ * and neighbours; links keep their first-seen time.
+ */
+int	lab_db_switch_store(struct lab_db *, const struct lab_switch_view *,
+	    const struct lab_links *, const struct lab_findings *, int64_t now,
+	    struct lab_err *err);
+
+/* A port as the last discovery stored it, with the host on it. */
+struct lab_port_row {
+	unsigned long	 ifindex;
+	char		*name;
+	char		*alias;
+	char		*oper_status;
+	char		*admin_status;
+	long long	 speed_mbps;
+	char		*duplex;
+	char		*host;		/* NULL: no inventory NIC on it */
+	char		*nic;
+	int		 speed_suspect;
+};
+
+struct lab_port_rows {
+	struct lab_port_row	*v;
+	size_t			 n;
+	int64_t			 discovered_at;	/* 0: never discovered */
+};
+
+/* The ports of a switch's last discovery, with hosts. */
+int	lab_db_switch_ports(struct lab_db *, const char *switch_name,
+	    struct lab_port_rows *ret, struct lab_err *err);
+void	lab_port_rows_release(struct lab_port_rows *);
+/* The findings of a switch's last discovery. */
+int	lab_db_switch_findings(struct lab_db *, const char *switch_name,
+	    struct lab_findings *ret, struct lab_err *err);
+/* The static string for a finding kind read back from the database. */
+const char *lab_finding_kind_static(const char *);
+
+#endif

@@ -1,0 +1,390 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/switch.h"
+#include "db-priv.h"
+
+/* The links stored by earlier discoveries (every switch: a NIC may move
+ * from one switch to another). */
+int
+lab_db_links_seen(struct lab_db *db, const char *switch_name,
+    struct lab_links_seen *ret, struct lab_err *err)
+{
+	struct lab_links_seen	 s = { NULL, 0 };
+	struct lab_link_seen	*v;
+	sqlite3_stmt		*st;
+	int			 rc;
+
+	(void)switch_name;
+	if (db_prepare(db, "SELECT h.name, l.nic, w.name, l.port FROM "
+	    "nic_links l JOIN hosts h ON h.id = l.host_id JOIN switches w ON "
+	    "w.id = l.switch_id", &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((v = realloc(s.v, (s.n + 1) * sizeof(*v))) == NULL)
+			break;
+		s.v = v;
+		v = &s.v[s.n++];
+		v->host = db_text(st, 0);
+		v->nic = db_text(st, 1);
+		v->switch_name = db_text(st, 2);
+		v->port = db_text(st, 3);
+		if (v->host == NULL || v->nic == NULL || v->switch_name == NULL ||
+		    v->port == NULL)
+			break;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		lab_links_seen_release(&s);
+		return rc == SQLITE_ROW ? lab_err_oom(err) :
+		    db_fail(db, err, "read links");
+	}
+	*ret = s;
+	return 0;
+}
+
+static char *
+join(const struct lab_snmp_ifset *set)
+{
+	struct lab_buf	b;
+	size_t		i;
+
+	lab_buf_init(&b);
+	for (i = 0; i < set->n; i++)
+		lab_buf_addf(&b, "%s%lu", i ? "," : "", set->v[i]);
+	return lab_buf_steal(&b);
+}
+
+/* Runs sql (with ?1 the switch name) once. */
+static int
+exec1(struct lab_db *db, const char *sql, const char *name,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (db_prepare(db, sql, &st, err) == -1)
+		return -1;
+	db_bind_text(st, 1, name);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(db, err, "store discovery");
+	return 0;
+}
+
+static const char *const clear_sql[] = {
+	"DELETE FROM switch_ports WHERE switch_id = "
+	    "(SELECT id FROM switches WHERE name = ?1)",
+	"DELETE FROM switch_fdb WHERE switch_id = "
+	    "(SELECT id FROM switches WHERE name = ?1)",
+	"DELETE FROM switch_vlans WHERE switch_id = "
+	    "(SELECT id FROM switches WHERE name = ?1)",
+	"DELETE FROM switch_lags WHERE switch_id = "
+	    "(SELECT id FROM switches WHERE name = ?1)",
+	"DELETE FROM switch_neighbors WHERE switch_id = "
+	    "(SELECT id FROM switches WHERE name = ?1)",
+	"DELETE FROM switch_findings WHERE switch_id = "
+	    "(SELECT id FROM switches WHERE name = ?1)",
+};
+
+/* The statements of one store, in the order of store_sql. */
+enum { S_SYS, S_PORT, S_FDB, S_VLAN, S_LAG, S_NBR, S_LINK, S_FIND, S_N };
+
+static const char *const store_sql[S_N] = {
+	"UPDATE switches SET sys_descr = ?2, sys_name = ?3, sys_object_id = ?4, "
+	    "uptime = ?5, discovered_at = ?6 WHERE name = ?1",
+	"INSERT INTO switch_ports (switch_id, ifindex, name, alias, "
+	    "oper_status, admin_status, speed_mbps, duplex, seen_at, type, "
+	    "speed_suspect) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 "
+	    "FROM switches WHERE name = ?1",
+	"INSERT INTO switch_fdb (switch_id, mac, vlan, ifindex, seen_at) "
+	    "SELECT id, ?2, ?3, ?4, ?5 FROM switches WHERE name = ?1",
+	"INSERT OR REPLACE INTO switch_vlans (switch_id, vlan_id, name, egress, "
+	    "untagged, lists_mangled) SELECT id, ?2, ?3, ?4, ?5, ?6 "
+	    "FROM switches WHERE name = ?1",
+	"INSERT OR REPLACE INTO switch_lags (switch_id, ifindex, members) "
+	    "SELECT id, ?2, ?3 FROM switches WHERE name = ?1",
+	"INSERT INTO switch_neighbors (switch_id, ifindex, protocol, "
+	    "remote_device, remote_port, platform, address, seen_at) "
+	    "SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, ?8 FROM switches WHERE name = ?1",
+	/* a link that stays on its port keeps its first-seen time */
+	"INSERT INTO nic_links (host_id, nic, mac, switch_id, port, ifindex, "
+	    "source, first_seen, last_seen) SELECT h.id, ?3, ?4, w.id, ?5, ?6, "
+	    "?7, ?8, ?8 FROM hosts h, switches w WHERE w.name = ?1 AND "
+	    "h.name = ?2 ON CONFLICT (host_id, nic) DO UPDATE SET "
+	    "first_seen = CASE WHEN switch_id = excluded.switch_id AND "
+	    "port = excluded.port THEN first_seen ELSE excluded.first_seen END, "
+	    "mac = excluded.mac, switch_id = excluded.switch_id, "
+	    "port = excluded.port, ifindex = excluded.ifindex, "
+	    "source = excluded.source, last_seen = excluded.last_seen",
+	"INSERT INTO switch_findings (switch_id, severity, kind, subject, "
+	    "message, seen_at) SELECT id, ?2, ?3, ?4, ?5, ?6 FROM switches "
+	    "WHERE name = ?1",
+};
+
+static int
+step(struct lab_db *db, sqlite3_stmt *st, struct lab_err *err)
+{
+	int	rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "store discovery");
+}
+
+static int
+store_tables(struct lab_db *db, sqlite3_stmt **st,
+    const struct lab_switch_view *v, int64_t now, struct lab_err *err)
+{
+	const char	*name = v->name;
+	char		*a, *b;
+	size_t		 i;
+	int		 rc;
+
+	for (i = 0; i < v->ports.n; i++) {
+		const struct lab_snmp_port	*p = &v->ports.v[i];
+
+		db_bind_text(st[S_PORT], 1, name);
+		sqlite3_bind_int64(st[S_PORT], 2, (sqlite3_int64)p->ifindex);
+		db_bind_text(st[S_PORT], 3, p->name);
+		db_bind_text(st[S_PORT], 4, p->alias);
+		db_bind_text(st[S_PORT], 5, lab_snmp_status_name(p->oper_status));
+		db_bind_text(st[S_PORT], 6,
+		    lab_snmp_status_name(p->admin_status));
+		sqlite3_bind_int64(st[S_PORT], 7, (sqlite3_int64)p->speed_mbps);
+		db_bind_text(st[S_PORT], 8, lab_snmp_duplex_name(p->duplex));
+		sqlite3_bind_int64(st[S_PORT], 9, now);
+		sqlite3_bind_int64(st[S_PORT], 10, p->type);
+		sqlite3_bind_int(st[S_PORT], 11,
+		    (p->flags & LAB_PORT_SPEED_SUSPECT) != 0);
+		if (step(db, st[S_PORT], err) == -1)
+			return -1;
+	}
+	for (i = 0; i < v->fdb.n; i++) {
+		const struct lab_snmp_fdb_entry	*e = &v->fdb.v[i];
+
+		db_bind_text(st[S_FDB], 1, name);
+		db_bind_text(st[S_FDB], 2, e->mac);
+		sqlite3_bind_int64(st[S_FDB], 3, (sqlite3_int64)e->vlan);
+		if (e->port != 0)
+			sqlite3_bind_int64(st[S_FDB], 4, (sqlite3_int64)e->port);
+		sqlite3_bind_int64(st[S_FDB], 5, now);
+		if (step(db, st[S_FDB], err) == -1)
+			return -1;
+	}
+	for (i = 0; i < v->vlans.n; i++) {
+		const struct lab_snmp_vlan	*vl = &v->vlans.v[i];
+
+		a = join(&vl->egress);
+		b = join(&vl->untagged);
+		db_bind_text(st[S_VLAN], 1, name);
+		sqlite3_bind_int64(st[S_VLAN], 2, (sqlite3_int64)vl->id);
+		db_bind_text(st[S_VLAN], 3, vl->name);
+		db_bind_text(st[S_VLAN], 4, a);
+		db_bind_text(st[S_VLAN], 5, b);
+		sqlite3_bind_int(st[S_VLAN], 6, vl->lists_mangled);
+		free(a);
+		free(b);
+		if (step(db, st[S_VLAN], err) == -1)
+			return -1;
+	}
+	for (i = 0; i < v->lags.n; i++) {
+		a = join(&v->lags.v[i].members);
+		db_bind_text(st[S_LAG], 1, name);
+		sqlite3_bind_int64(st[S_LAG], 2,
+		    (sqlite3_int64)v->lags.v[i].ifindex);
+		db_bind_text(st[S_LAG], 3, a);
+		free(a);
+		if (step(db, st[S_LAG], err) == -1)
+			return -1;
+	}
+	for (i = 0; i < v->nbrs.n; i++) {
+		const struct lab_snmp_neighbor	*n = &v->nbrs.v[i];
+
+		db_bind_text(st[S_NBR], 1, name);
+		sqlite3_bind_int64(st[S_NBR], 2, (sqlite3_int64)n->port);
+		db_bind_text(st[S_NBR], 3, n->protocol == LAB_NBR_CDP ? "cdp" :
+		    "lldp");
+		db_bind_text(st[S_NBR], 4, n->remote_device);
+		db_bind_text(st[S_NBR], 5, n->remote_port);
+		db_bind_text(st[S_NBR], 6, n->platform);
+		db_bind_text(st[S_NBR], 7, n->address);
+		sqlite3_bind_int64(st[S_NBR], 8, now);
+		if ((rc = step(db, st[S_NBR], err)) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* Stores a view, its links and findings in one transaction. */
+int
+lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
+    const struct lab_links *links, const struct lab_findings *f, int64_t now,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st[S_N] = { NULL };
+	size_t		 i;
+	int		 rc = -1;
+
+	if (lab_db_begin(db, err) == -1)
+		return -1;
+	for (i = 0; i < S_N; i++)
+		if (db_prepare(db, store_sql[i], &st[i], err) == -1)
+			goto out;
+	for (i = 0; i < LAB_ARRAY_SIZE(clear_sql); i++)
+		if (exec1(db, clear_sql[i], v->name, err) == -1)
+			goto out;
+	db_bind_text(st[S_SYS], 1, v->name);
+	db_bind_text(st[S_SYS], 2, v->sys.descr);
+	db_bind_text(st[S_SYS], 3, v->sys.name);
+	db_bind_text(st[S_SYS], 4, v->sys.object_id);
+	if (v->sys.has_uptime)
+		sqlite3_bind_int64(st[S_SYS], 5, (sqlite3_int64)v->sys.uptime);
+	sqlite3_bind_int64(st[S_SYS], 6, now);
+	if (step(db, st[S_SYS], err) == -1 ||
+	    store_tables(db, st, v, now, err) == -1)
+		goto out;
+	for (i = 0; i < links->n; i++) {
+		const struct lab_link	*l = &links->v[i];
+
+		if (strcmp(l->switch_name, v->name) != 0)
+			continue;
+		db_bind_text(st[S_LINK], 1, v->name);
+		db_bind_text(st[S_LINK], 2, l->host);
+		db_bind_text(st[S_LINK], 3, l->nic);
+		db_bind_text(st[S_LINK], 4, l->mac);
+		db_bind_text(st[S_LINK], 5, l->port);
+		sqlite3_bind_int64(st[S_LINK], 6, (sqlite3_int64)l->ifindex);
+		db_bind_text(st[S_LINK], 7, l->source);
+		sqlite3_bind_int64(st[S_LINK], 8, now);
+		if (step(db, st[S_LINK], err) == -1)
+			goto out;
+	}
+	for (i = 0; i < f->n; i++) {
+		db_bind_text(st[S_FIND], 1, v->name);
+		db_bind_text(st[S_FIND], 2, f->v[i].severity);
+		db_bind_text(st[S_FIND], 3, f->v[i].kind);
+		db_bind_text(st[S_FIND], 4, f->v[i].subject);
+		db_bind_text(st[S_FIND], 5, f->v[i].message);
+		sqlite3_bind_int64(st[S_FIND], 6, now);
+		if (step(db, st[S_FIND], err) == -1)
+			goto out;
+	}
+	rc = lab_db_commit(db, err);
+out:
+	for (i = 0; i < S_N; i++)
+		sqlite3_finalize(st[i]);
+	if (rc == -1)
+		lab_db_rollback(db);
+	return rc;
+}
+
+/* The ports of the last discovery, with the host and NIC on each. */
+int
+lab_db_switch_ports(struct lab_db *db, const char *sw,
+    struct lab_port_rows *ret, struct lab_err *err)
+{
+	struct lab_port_rows	 r = { NULL, 0, 0 };
+	struct lab_port_row	*v;
+	sqlite3_stmt		*st;
+	int			 rc;
+
+	if (db_prepare(db, "SELECT p.ifindex, p.name, p.alias, p.oper_status, "
+	    "p.admin_status, p.speed_mbps, p.duplex, h.name, l.nic, "
+	    "p.speed_suspect, w.discovered_at FROM switch_ports p "
+	    "JOIN switches w ON w.id = p.switch_id "
+	    "LEFT JOIN nic_links l ON l.switch_id = p.switch_id AND "
+	    "l.ifindex = p.ifindex AND l.last_seen = w.discovered_at "
+	    "LEFT JOIN hosts h ON h.id = l.host_id "
+	    "WHERE w.name = ?1 ORDER BY p.ifindex, h.name, l.nic",
+	    &st, err) == -1)
+		return -1;
+	db_bind_text(st, 1, sw);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((v = realloc(r.v, (r.n + 1) * sizeof(*v))) == NULL)
+			break;
+		r.v = v;
+		v = &r.v[r.n++];
+		memset(v, 0, sizeof(*v));
+		v->ifindex = (unsigned long)sqlite3_column_int64(st, 0);
+		v->name = db_text(st, 1);
+		v->alias = db_text(st, 2);
+		v->oper_status = db_text(st, 3);
+		v->admin_status = db_text(st, 4);
+		v->speed_mbps = sqlite3_column_int64(st, 5);
+		v->duplex = db_text(st, 6);
+		v->host = db_text(st, 7);
+		v->nic = db_text(st, 8);
+		v->speed_suspect = sqlite3_column_int(st, 9);
+		r.discovered_at = sqlite3_column_int64(st, 10);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		lab_port_rows_release(&r);
+		return rc == SQLITE_ROW ? lab_err_oom(err) :
+		    db_fail(db, err, "read ports");
+	}
+	*ret = r;
+	return 0;
+}
+
+/* Frees port rows. */
+void
+lab_port_rows_release(struct lab_port_rows *r)
+{
+	size_t	i;
+
+	for (i = 0; i < r->n; i++) {
+		free(r->v[i].name);
+		free(r->v[i].alias);
+		free(r->v[i].oper_status);
+		free(r->v[i].admin_status);
+		free(r->v[i].duplex);
+		free(r->v[i].host);
+		free(r->v[i].nic);
+	}
+	free(r->v);
+	memset(r, 0, sizeof(*r));
+}
+
+/* The findings of the last discovery of a switch. */
+int
+lab_db_switch_findings(struct lab_db *db, const char *sw,
+    struct lab_findings *ret, struct lab_err *err)
+{
+	struct lab_findings	 f = { NULL, 0 };
+	struct lab_finding	*v;
+	sqlite3_stmt		*st;
+	const char		*sev;
+	int			 rc;
+
+	if (db_prepare(db, "SELECT f.severity, f.kind, f.subject, f.message "
+	    "FROM switch_findings f JOIN switches w ON w.id = f.switch_id "
+	    "WHERE w.name = ?1 ORDER BY f.rowid", &st, err) == -1)
+		return -1;
+	db_bind_text(st, 1, sw);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((v = realloc(f.v, (f.n + 1) * sizeof(*v))) == NULL)
+			break;
+		f.v = v;
+		v = &f.v[f.n++];
+		/* severity and kind point at static strings, as analyse's do */
+		sev = (const char *)sqlite3_column_text(st, 0);
+		v->severity = sev && strcmp(sev, "critical") == 0 ? "critical" :
+		    sev && strcmp(sev, "warning") == 0 ? "warning" : "info";
+		v->kind = lab_finding_kind_static(
+		    (const char *)sqlite3_column_text(st, 1));
+		v->subject = db_text(st, 2);
+		v->message = db_text(st, 3);
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		lab_findings_release(&f);
+		return rc == SQLITE_ROW ? lab_err_oom(err) :
+		    db_fail(db, err, "read findings");
+	}
+	*ret = f;
+	return 0;
+}

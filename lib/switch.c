@@ -1,0 +1,233 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/fanout.h"
+#include "lab/switch.h"
+
+/* The scalars of the system group: sysDescr, sysObjectID, sysUpTime, sysName. */
+static const struct lab_oid system_oids[] = {
+	{ { 1, 3, 6, 1, 2, 1, 1, 1, 0 }, 9 },
+	{ { 1, 3, 6, 1, 2, 1, 1, 2, 0 }, 9 },
+	{ { 1, 3, 6, 1, 2, 1, 1, 3, 0 }, 9 },
+	{ { 1, 3, 6, 1, 2, 1, 1, 5, 0 }, 9 },
+};
+
+/*
+ * Only the columns the decoders read, walked together: asking for less
+ * is what makes a discovery fast against a slow agent.
+ */
+static const struct lab_oid columns[] = {
+	{ { 1, 3, 6, 1, 2, 1, 2, 2, 1, 2 }, 10 },	/* ifDescr */
+	{ { 1, 3, 6, 1, 2, 1, 2, 2, 1, 3 }, 10 },	/* ifType */
+	{ { 1, 3, 6, 1, 2, 1, 2, 2, 1, 5 }, 10 },	/* ifSpeed */
+	{ { 1, 3, 6, 1, 2, 1, 2, 2, 1, 7 }, 10 },	/* ifAdminStatus */
+	{ { 1, 3, 6, 1, 2, 1, 2, 2, 1, 8 }, 10 },	/* ifOperStatus */
+	{ { 1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 1 }, 11 },	/* ifName */
+	{ { 1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 15 }, 11 },	/* ifHighSpeed */
+	{ { 1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 18 }, 11 },	/* ifAlias */
+	{ { 1, 3, 6, 1, 2, 1, 10, 7, 2, 1, 19 }, 11 },	/* dot3StatsDuplexStatus */
+	{ { 1, 3, 6, 1, 2, 1, 17, 1, 4, 1, 2 }, 11 },	/* dot1dBasePortIfIndex */
+	{ { 1, 3, 6, 1, 2, 1, 17, 4, 3, 1, 2 }, 11 },	/* dot1dTpFdbPort */
+	{ { 1, 3, 6, 1, 2, 1, 17, 7, 1, 2, 2, 1, 2 }, 13 },	/* dot1qTpFdbPort */
+	{ { 1, 3, 6, 1, 2, 1, 17, 7, 1, 4, 3, 1, 1 }, 13 },	/* dot1qVlanStaticName */
+	{ { 1, 3, 6, 1, 2, 1, 17, 7, 1, 4, 3, 1, 2 }, 13 },	/* ...EgressPorts */
+	{ { 1, 3, 6, 1, 2, 1, 17, 7, 1, 4, 3, 1, 4 }, 13 },	/* ...UntaggedPorts */
+	{ { 1, 3, 6, 1, 2, 1, 17, 7, 1, 4, 5, 1, 1 }, 13 },	/* dot1qPvid */
+	{ { 1, 2, 840, 10006, 300, 43, 1, 2, 1, 1, 13 }, 11 },	/* dot3adAggPortAttachedAggID */
+	{ { 1, 3, 6, 1, 4, 1, 9, 9, 23, 1, 2, 1, 1, 4 }, 14 },	/* cdpCacheAddress */
+	{ { 1, 3, 6, 1, 4, 1, 9, 9, 23, 1, 2, 1, 1, 6 }, 14 },	/* cdpCacheDeviceId */
+	{ { 1, 3, 6, 1, 4, 1, 9, 9, 23, 1, 2, 1, 1, 7 }, 14 },	/* cdpCacheDevicePort */
+	{ { 1, 3, 6, 1, 4, 1, 9, 9, 23, 1, 2, 1, 1, 8 }, 14 },	/* cdpCachePlatform */
+	{ { 1, 0, 8802, 1, 1, 2, 1, 3, 7, 1, 3 }, 11 },	/* lldpLocPortId */
+	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 5 }, 11 },	/* lldpRemChassisId */
+	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 7 }, 11 },	/* lldpRemPortId */
+	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 8 }, 11 },	/* lldpRemPortDesc */
+	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 9 }, 11 },	/* lldpRemSysName */
+};
+
+struct run {
+	const struct lab_ctx		*ctx;
+	const struct lab_inventory	*inv;
+	const struct lab_creds		*creds;
+	const struct lab_switch_req	*req;
+	const struct lab_switch		**sw;
+	struct lab_switch_view		*views;
+};
+
+static void
+view_clear(struct lab_switch_view *v)
+{
+	lab_snmp_system_release(&v->sys);
+	lab_snmp_ports_release(&v->ports);
+	lab_snmp_bridge_release(&v->bridge);
+	lab_snmp_fdb_release(&v->fdb);
+	lab_snmp_vlans_release(&v->vlans);
+	lab_snmp_lags_release(&v->lags);
+	lab_snmp_neighbors_release(&v->nbrs);
+}
+
+/* Decodes every table; all or nothing. */
+static int
+decode(struct lab_switch_view *v, const struct lab_varbind_list *l,
+    struct lab_err *err)
+{
+	memset(&v->nbrs, 0, sizeof(v->nbrs));
+	if (lab_mib_system(l->v, l->n, &v->sys, err) == -1 ||
+	    lab_mib_ifaces(l->v, l->n, &v->ports, err) == -1 ||
+	    lab_mib_duplex(l->v, l->n, &v->ports, err) == -1 ||
+	    lab_mib_bridge(l->v, l->n, &v->bridge, err) == -1 ||
+	    lab_mib_fdb(l->v, l->n, &v->fdb, err) == -1 ||
+	    lab_mib_vlan(l->v, l->n, &v->vlans, err) == -1 ||
+	    lab_mib_lag(l->v, l->n, &v->lags, err) == -1 ||
+	    lab_mib_cdp(l->v, l->n, &v->nbrs, err) == -1 ||
+	    lab_mib_lldp(l->v, l->n, &v->nbrs, err) == -1) {
+		view_clear(v);
+		return -1;
+	}
+	return 0;
+}
+
+/* How to reach a switch: the inventory's settings, its credential, req. */
+int
+lab_switch_target(const struct lab_switch *sw, const struct lab_creds *creds,
+    const struct lab_switch_req *req, struct lab_snmp_target *t,
+    struct lab_err *err)
+{
+	const struct lab_cred	*cred;
+
+	if (sw->snmp.version == NULL)
+		return lab_err_set(err, LAB_EXIT_PARTIAL, "no snmp settings in "
+		    "the inventory");
+	if ((cred = lab_creds_find(creds, sw->snmp.credential)) == NULL)
+		return lab_err_set(err, LAB_EXIT_PARTIAL, "credential '%s' is "
+		    "not in the credentials file", sw->snmp.credential);
+	memset(t, 0, sizeof(*t));
+	t->address = sw->address;
+	t->port = sw->port;
+	t->version = sw->snmp.version;
+	t->community = cred->community;
+	t->username = cred->username;
+	t->auth_protocol = cred->auth_protocol;
+	t->auth_password = cred->auth_password;
+	t->priv_protocol = cred->priv_protocol;
+	t->priv_password = cred->priv_password;
+	t->context = sw->snmp.context;
+	t->timeout_ms = req->timeout_ms > 0 ? req->timeout_ms :
+	    sw->snmp.timeout_ms;
+	t->retries = req->retries >= 0 ? req->retries : sw->snmp.retries;
+	return 0;
+}
+
+static void
+work(size_t i, void *arg)
+{
+	struct run		*run = arg;
+	const struct lab_switch	*sw = run->sw[i];
+	struct lab_switch_view	*v = &run->views[i];
+	struct lab_snmp_target	 t;
+	struct lab_varbind_list	 l;
+	struct lab_snmp		*s = NULL;
+	int64_t			 start = run->ctx->monotonic_ms();
+
+	memset(&l, 0, sizeof(l));
+	if (lab_switch_target(sw, run->creds, run->req, &t, &v->err) == -1)
+		return;
+	if (lab_snmp_open(&t, &s, &v->err) == -1)
+		goto out;
+	/* a walk that stops half way keeps nothing: decode only a whole one */
+	if (lab_snmp_get(s, system_oids, LAB_ARRAY_SIZE(system_oids), &l,
+	    &v->err) == -1 ||
+	    lab_snmp_walk(s, columns, LAB_ARRAY_SIZE(columns),
+	    run->req->max_varbinds > 0 ? run->req->max_varbinds : 60, &l,
+	    &v->err) == -1 ||
+	    decode(v, &l, &v->err) == -1)
+		goto out;
+	v->ok = 1;
+out:
+	if (s != NULL) {
+		lab_snmp_get_stats(s, &v->stats);
+		lab_snmp_free(s);
+	}
+	lab_varbind_list_release(&l);
+	v->elapsed_ms = run->ctx->monotonic_ms() - start;
+}
+
+/* Discovers the named switches in parallel. */
+int
+lab_switch_discover(const struct lab_ctx *ctx, const struct lab_inventory *inv,
+    const struct lab_strv *names, const struct lab_creds *creds,
+    const struct lab_switch_req *req, struct lab_switch_view **ret,
+    struct lab_err *err)
+{
+	struct run	run;
+	size_t		i;
+
+	memset(&run, 0, sizeof(run));
+	run.ctx = ctx;
+	run.inv = inv;
+	run.creds = creds;
+	run.req = req;
+	run.sw = calloc(names->n + 1, sizeof(*run.sw));
+	run.views = calloc(names->n + 1, sizeof(*run.views));
+	if (run.sw == NULL || run.views == NULL) {
+		free(run.sw);
+		free(run.views);
+		return lab_err_oom(err);
+	}
+	for (i = 0; i < names->n; i++) {
+		lab_err_init(&run.views[i].err);
+		if ((run.sw[i] = lab_inventory_switch(inv, names->v[i])) == NULL ||
+		    (run.views[i].name = strdup(names->v[i])) == NULL) {
+			if (run.sw[i] == NULL)
+				lab_err_set(err, LAB_EXIT_INPUT, "unknown switch "
+				    "'%s' (see 'lab ls switches')", names->v[i]);
+			else
+				lab_err_oom(err);
+			lab_switch_views_free(run.views, names->n);
+			free(run.sw);
+			return -1;
+		}
+	}
+	if (lab_fanout_run(names->n, req->fanout, work, NULL, &run, err) == -1) {
+		lab_switch_views_free(run.views, names->n);
+		free(run.sw);
+		return -1;
+	}
+	free(run.sw);
+	*ret = run.views;
+	return 0;
+}
+
+/* Frees views. */
+void
+lab_switch_views_free(struct lab_switch_view *v, size_t n)
+{
+	size_t	i;
+
+	if (v == NULL)
+		return;
+	for (i = 0; i < n; i++) {
+		view_clear(&v[i]);
+		free(v[i].name);
+	}
+	free(v);
+}
+
+/* The port with this ifindex, or NULL (ports are sorted by ifindex). */
+const struct lab_snmp_port *
+lab_switch_port(const struct lab_switch_view *v, unsigned long ifindex)
+{
+	size_t	lo = 0, hi = v->ports.n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (v->ports.v[mid].ifindex == ifindex)
+			return &v->ports.v[mid];
+		if (v->ports.v[mid].ifindex < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
