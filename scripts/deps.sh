@@ -12,7 +12,8 @@ libssh2-1-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev"
 # the demo simulates the lab's BMCs with ipmi_sim
 demo="$build openipmi iproute2 util-linux"
 # the real peers the tests run against, and the tools they compare with
-test="$demo freeipmi-tools ipmitool sqlite3 snmpsim snmp python3"
+test="$demo freeipmi-tools ipmitool sqlite3 snmpsim snmp python3 clang
+libclang-rt-14-dev"
 
 case ${1:-build} in
 build) want=$build ;;
