@@ -6,6 +6,7 @@
 #include "lab/model.h"
 #include "lab/parse.h"
 #include "lab/render.h"
+#include "lab/switch.h"
 #include "lab/target.h"
 #include "lab.h"
 
@@ -33,9 +34,24 @@ show_power(const struct lab_power_seen *p)
 	}
 }
 
-static void
-show_host(const struct lab_host *h, const struct lab_power_seen *p)
+/* Where a NIC was last seen on a switch, or NULL. */
+static const struct lab_link_seen *
+nic_link(const struct lab_links_seen *l, const char *host, const char *nic)
 {
+	size_t	i;
+
+	for (i = 0; i < l->n; i++)
+		if (strcmp(l->v[i].host, host) == 0 &&
+		    strcmp(l->v[i].nic, nic) == 0)
+			return &l->v[i];
+	return NULL;
+}
+
+static void
+show_host(const struct lab_host *h, const struct lab_power_seen *p,
+    const struct lab_links_seen *links)
+{
+	const struct lab_link_seen	*l;
 	const struct lab_model	*m = lab_model_find(h->model);
 	char			 size[32], exact[32];
 	size_t			 i;
@@ -58,8 +74,12 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p)
 	if (h->bmc != NULL)
 		show_power(p);
 	printf("nics:\n");
-	for (i = 0; i < h->nnics; i++)
-		printf("  %-8s %s\n", h->nics[i].name, h->nics[i].mac);
+	for (i = 0; i < h->nnics; i++) {
+		l = nic_link(links, h->name, h->nics[i].name);
+		printf("  %-8s %s%s%s%s%s\n", h->nics[i].name, h->nics[i].mac,
+		    l ? "  on " : "", l ? l->switch_name : "", l ? " " : "",
+		    l ? l->port : "");
+	}
 	if (h->nnics == 0)
 		printf("  -\n");
 	printf("disks:\n");
@@ -134,6 +154,7 @@ show_run(struct lab_call *call, struct lab_err *err)
 	const struct lab_switch	*s;
 	struct lab_strv		 none;
 	struct lab_power_seen	 seen;
+	struct lab_links_seen	 links = { NULL, 0 };
 	struct lab_buf		 b;
 	struct lab_json		 j;
 	int			 rc;
@@ -149,14 +170,18 @@ show_run(struct lab_call *call, struct lab_err *err)
 		return LAB_EXIT_INPUT;
 	}
 	memset(&seen, 0, sizeof(seen));
-	if (h != NULL && lab_db_power_seen(call->db, h->name, &seen, err) == -1)
+	if (h != NULL && (lab_db_power_seen(call->db, h->name, &seen, err) == -1 ||
+	    lab_db_links_seen(call->db, NULL, &links, err) == -1)) {
+		lab_power_seen_release(&seen);
 		return err->code;
+	}
 	if (!call->json) {
 		if (h != NULL)
-			show_host(h, &seen);
+			show_host(h, &seen, &links);
 		else
 			show_switch(s);
 		lab_power_seen_release(&seen);
+		lab_links_seen_release(&links);
 		return LAB_EXIT_OK;
 	}
 	lab_buf_init(&b);
@@ -167,6 +192,7 @@ show_run(struct lab_call *call, struct lab_err *err)
 		lab_render_switch_json(&j, s);
 	lab_json_end(&j);
 	lab_power_seen_release(&seen);
+	lab_links_seen_release(&links);
 	rc = cmd_write(&b, err);
 	lab_buf_release(&b);
 	return rc == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;

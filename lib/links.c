@@ -123,14 +123,9 @@ port_findings(const struct lab_switch_view *v, const struct lab_snmp_port *p,
 
 	if (p == NULL || p->oper_status != 1)
 		return 0;
-	if (p->flags & LAB_PORT_SPEED_SUSPECT) {
-		if (add_finding(f, "warning", "suspect-speed",
-		    lab_asprintf("%s %s", v->name, p->name),
-		    lab_asprintf("ifSpeed says %u bit/s with %s attached: "
-		    "taken literally that is not a working port (Mb/s sent "
-		    "as bit/s?)", p->if_speed, who)) == -1)
-			return -1;
-	} else if (p->speed_mbps > 0 && p->speed_mbps < EXPECTED_MBPS) {
+	/* a suspect ifSpeed is a finding of its own, host or not */
+	if (!(p->flags & LAB_PORT_SPEED_SUSPECT) && p->speed_mbps > 0 &&
+	    p->speed_mbps < EXPECTED_MBPS) {
 		if (add_finding(f, "warning", "slow-port",
 		    lab_asprintf("%s %s", v->name, p->name),
 		    lab_asprintf("%s runs at %llu Mb/s, below the %d Mb/s "
@@ -208,6 +203,17 @@ lab_switch_analyse(const struct lab_inventory *inv,
 			goto oom;
 		snprintf(who, sizeof(who), "%s %s", r->host, r->nic);
 		if (port_findings(v, p, who, f) == -1)
+			goto oom;
+	}
+	for (i = 0; i < v->ports.n; i++) {
+		p = &v->ports.v[i];
+		if (p->oper_status == 1 && (p->flags & LAB_PORT_SPEED_SUSPECT) &&
+		    add_finding(f, "warning", "suspect-speed",
+		    lab_asprintf("%s %s", v->name, p->name),
+		    lab_asprintf("ifSpeed says %u bit/s and there is no "
+		    "ifHighSpeed: taken literally the port barely works (Mb/s "
+		    "sent as bit/s?); kept as the switch said it", p->if_speed))
+		    == -1)
 			goto oom;
 	}
 	/* moved since the last discovery */

@@ -12,10 +12,13 @@ sh scripts/deps.sh demo
 ninja -C build >/dev/null
 
 DEMO=$(mktemp -d /tmp/lab-demo.XXXXXX)
+# the captures of real switches: shared/ beside the clone
+SRC_SHARED=${LAB_SHARED:-$PWD/../shared}
 export LAB_DB="$DEMO/lab.db" LAB_CREDENTIALS="$DEMO/credentials.yaml"
 LAB="$PWD/build/cmd/lab"
 . tests/integration/bmc.sh
-trap 'bmc_stop "$DEMO/bmcs"' EXIT INT TERM
+. tests/integration/snmp.sh
+trap 'bmc_stop "$DEMO/bmcs"; snmp_stop "$DEMO/switch"' EXIT INT TERM
 run() {
 	printf '\n$ lab %s\n' "$*"
 	"$LAB" "$@" || printf '(exit %d)\n' "$?"
@@ -34,16 +37,29 @@ run import inventory/
 printf '\n$ lab export | head -12\n'
 "$LAB" export | head -12
 
-# The same lab with its BMCs on loopback, each a real ipmi_sim process.
+# The same lab with its BMCs on loopback, each a real ipmi_sim process,
+# and its switch answering SNMP from a capture of a real Cisco SG350X (the
+# SG200's firmware family; no public SG200 capture exists).
 echo
-echo "--- the BMCs of microserver1, microserver2 and neo, simulated by ipmi_sim"
-mkdir -p "$DEMO/sim"
+echo "--- the BMCs of microserver1, microserver2 and neo, simulated by ipmi_sim;"
+echo "--- the switch, a capture of a real SG350X-24P served by snmpsimd"
+mkdir -p "$DEMO/sim" "$DEMO/switch/data"
+chmod 755 "$DEMO"
+SNMP_PORT=$(snmp_free_port)
+# microserver1's NIC stands in for the MAC the capture has on gi1/0/22
 sed -e 's/address: 192\.0\.2\./address: 127.0.3./' \
+    -e 's/address: 127\.0\.3\.2$/address: 127.0.0.1/' \
+    -e "s/^    port: 161$/    port: $SNMP_PORT/" \
+    -e 's/00:26:55:d1:0a:01/00:0c:15:03:b0:b7/' \
     -e '/^      credential: /a\      workarounds: [opensesspriv]   # ipmi_sim needs it' \
     inventory/lab.yaml >"$DEMO/sim/lab.yaml"
+cp "$SRC_SHARED/fixtures/snmp/ciscosb_sg350x-24p.snmprec" \
+    "$DEMO/switch/data/sg200-ro.snmprec"
+snmp_start "$DEMO/switch" "$SNMP_PORT" sg200-ro
 cat >"$LAB_CREDENTIALS" <<END
 rac-default: {username: admin, password: password}
 ilo-neo: {username: admin, password: password}
+sg200-ro: {community: sg200-ro}
 END
 chmod 600 "$LAB_CREDENTIALS"
 BMC_NET=127.0.3
@@ -58,6 +74,10 @@ run boot microserver1 pxe
 run boot microserver1
 run sensors neo
 run power off microserver1 --dry-run
+run switch discover sg200
+printf '\n$ lab switch ports sg200 | head -30\n'
+"$LAB" switch ports sg200 | head -30
+run switch sync sg200 --dry-run
 run show microserver1
 run log
 printf '\nThe database stays in %s: try\n  LAB_DB=%s %s help\n' \

@@ -104,6 +104,8 @@ json d1.out "[n['platform'] for n in S['sg350x']['neighbors']]" | grep -q "SG300
 [ "$(json d1.out "[p['speed_suspect'] for p in S['sg350']['ports'] if p['ifindex'] == 1][0]")" = True ] ||
 	fail "ifSpeed 1000 not flagged"
 [ "$(json d1.out "len(S['sg350']['fdb'])")" = 0 ] || fail "sg350 has no bridge tables"
+json d1.out "[f['kind'] for f in S['sg350']['findings']]" | grep -q suspect-speed ||
+	fail "no suspect-speed finding"
 # 2960: bridge port != ifIndex, mapped through dot1dBasePortIfIndex
 [ "$(json d1.out "[e['port'] for e in S['c2960']['fdb'] if e['mac'] == '64:f6:9d:b1:db:0c'][0]")" = 10105 ] ||
 	fail "2960 bridge port not mapped to ifIndex"
@@ -121,6 +123,7 @@ run portsj switch ports c2960 --json
 [ "$(json portsj.out "[p['host'] for p in d if p['name'] == 'Gi1/0/5'][0]")" = ap5 ] ||
 	fail "ports --json host"
 run show show pc22
+has show.out "eth0 .*00:0c:15:03:b0:b7 *on sg350x gi1/0/22"
 ok
 
 # a NIC that moves is a finding: pc22's MAC now on the 2960's Gi1/0/3
