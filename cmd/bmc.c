@@ -12,8 +12,9 @@
 
 /* What the power, boot, sensors and sel commands share. */
 
-static int64_t
-monotonic_ms(void)
+/* A monotonic clock in milliseconds, for the library's deadlines. */
+int64_t
+cmd_monotonic_ms(void)
 {
 	struct timespec	ts;
 
@@ -129,7 +130,7 @@ bmc_run(struct lab_call *call, struct lab_power_req *req,
 	if (need_creds && lab_creds_load(call->cred_path, &creds, err) == -1)
 		return -1;
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = monotonic_ms;
+	ctx.monotonic_ms = cmd_monotonic_ms;
 	ctx.wall = wall;
 	if (isatty(STDERR_FILENO) && out->hosts.n > 1) {
 		ctx.progress = progress;

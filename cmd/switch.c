@@ -2,22 +2,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include "lab/json.h"
 #include "lab/parse.h"
 #include "lab/render.h"
 #include "lab/switch.h"
 #include "lab.h"
-
-static int64_t
-monotonic_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 /* The switches named on the command line, or every one. */
 static int
@@ -117,7 +107,7 @@ discover(struct lab_call *call, struct lab_err *err)
 		return err->code;
 	}
 	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = monotonic_ms;
+	ctx.monotonic_ms = cmd_monotonic_ms;
 	if (lab_switch_discover(&ctx, inv, &names, creds, &req, &v, err) == -1) {
 		lab_strv_release(&names);
 		lab_links_seen_release(&seen);

@@ -15,24 +15,8 @@ export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 BMC_PASSWORD="Lx-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"
 export BMC_PASSWORD
 
-n=0
-fail() { echo "power.sh: FAIL: $*" >&2; exit 1; }
-ok() { n=$((n + 1)); }
-# run NAME ARGS...: runs lab, keeping stdout/stderr/rc in $T/NAME.*
-run() {
-	_name=$1
-	shift
-	_rc=0
-	"$LAB" "$@" >"$T/$_name.out" 2>"$T/$_name.err" || _rc=$?
-	echo "$_rc" >"$T/$_name.rc"
-}
-rc() { cat "$T/$1.rc"; }
-has() {
-	grep -q -- "$2" "$T/$1" && return 0
-	echo "--- $1:" >&2
-	cat "$T/$1" >&2
-	fail "$1 lacks '$2'"
-}
+NAME=power.sh
+. "$SRC/tests/integration/check.sh"
 sets() { grep -c "^set $2" "$T/bmc$1/helper.log" || true; }
 
 BMC_NET=127.0.2

@@ -18,23 +18,8 @@ chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
 trap 'snmp_stop "$T/a"; snmp_stop "$T/v3"; snmp_stop "$T/slow"; [ -n "${KEEP:-}" ] || rm -rf "$T"' \
 	EXIT INT TERM
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
-n=0
-fail() { echo "switch.sh: FAIL: $*" >&2; exit 1; }
-ok() { n=$((n + 1)); }
-run() {
-	_name=$1
-	shift
-	_rc=0
-	"$LAB" "$@" >"$T/$_name.out" 2>"$T/$_name.err" || _rc=$?
-	echo "$_rc" >"$T/$_name.rc"
-}
-rc() { cat "$T/$1.rc"; }
-has() {
-	grep -q -- "$2" "$T/$1" && return 0
-	echo "--- $1:" >&2
-	head -50 "$T/$1" >&2
-	fail "$1 lacks '$2'"
-}
+NAME=switch.sh
+. "$SRC/tests/integration/check.sh"
 # json FILE EXPRESSION: prints the value; d is the document and S maps a
 # switch's name to its object when d is a list of switches
 json() {
