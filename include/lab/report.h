@@ -1,0 +1,137 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_REPORT_H
+#define LAB_REPORT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/db.h"
+#include "lab/err.h"
+#include "lab/str.h"
+
+/*
+ * The nightly inventory report: a model built from the database alone (no
+ * protocol work: `lab report --collect` refreshes the data first through
+ * the same library calls as the commands), and renderers for it. Every
+ * part may be missing (no power data, no switch discovered yet): the model
+ * says so rather than failing. All strings are owned by the report.
+ */
+
+struct lab_report_nic {
+	char		*name;
+	char		*mac;
+	char		*switch_name;	/* NULL: not seen on a switch */
+	char		*port;
+	int64_t		 last_seen;	/* 0 when never */
+};
+
+struct lab_report_disk {
+	char		*slot;
+	char		*kind;
+	uint64_t	 size_bytes;
+	char		*controller;
+	char		*member_of;	/* pool or array, NULL when none known */
+};
+
+struct lab_report_host {
+	char			*name;
+	char			*model;		/* the catalogue id */
+	char			*model_name;	/* "HP ProLiant MicroServer N40L" */
+	char			*role;
+	struct lab_strv		 groups;
+	char			*bmc;		/* "rac 192.0.2.21:623", NULL: none */
+	char			*power;		/* "on", "off", NULL: unknown */
+	int64_t			 power_seen;	/* when the BMC last answered */
+	int64_t			 power_checked;	/* when lab last asked; 0 never */
+	int			 bmc_reachable;	/* at power_checked */
+	struct lab_report_nic	*nics;
+	size_t			 nnics;
+	struct lab_report_disk	*disks;
+	size_t			 ndisks;
+	char			*last_run;	/* last provisioning run, or NULL */
+};
+
+struct lab_report_port {
+	unsigned long	 ifindex;
+	char		*name;
+	char		*alias;
+	char		*oper_status;	/* "up", "down", "notPresent", ... */
+	long long	 speed_mbps;
+	char		*duplex;
+	int		 speed_suspect;
+	char		*vlan;		/* untagged VLAN id(s), or NULL */
+	char		*lag;		/* the port-channel it is in, or NULL */
+	char		*host;		/* the inventory host on it, or NULL */
+	char		*nic;
+	char		*neighbor;	/* "cdp: device port", or NULL */
+};
+
+struct lab_report_switch {
+	char			*name;
+	char			*model;
+	char			*model_name;
+	int			 model_ports;	/* from the catalogue; 0 unknown */
+	char			*descr;		/* sysDescr, NULL: never discovered */
+	int64_t			 discovered_at;	/* 0: never */
+	struct lab_report_port	*ports;		/* by ifindex */
+	size_t			 nports;
+};
+
+struct lab_report_change {
+	char	*kind;		/* "host-added", "power", "nic-moved", ... */
+	char	*subject;	/* "microserver1", "microserver1 eth0" */
+	char	*message;	/* "off -> on" */
+};
+
+struct lab_report_finding {
+	char	*severity;	/* "critical", "warning", "info" */
+	char	*subject;
+	char	*message;
+};
+
+struct lab_report_audit {
+	int64_t	 time;
+	char	*user;
+	char	*argv;
+	int	 result;
+	char	*message;
+};
+
+struct lab_report {
+	int64_t				 generated_at;
+	int64_t				 previous_run;	/* 0: first report */
+	struct lab_report_host		*hosts;
+	size_t				 nhosts;
+	struct lab_report_switch	*switches;
+	size_t				 nswitches;
+	struct lab_report_change	*changes;
+	size_t				 nchanges;
+	struct lab_report_finding	*findings;	/* most severe first */
+	size_t				 nfindings;
+	struct lab_report_audit		*audit;		/* newest last */
+	size_t				 naudit;
+};
+
+/*
+ * Builds the report from the database at time now. Changes are those since
+ * since (seconds since the epoch) when it is not 0, else since the last
+ * recorded report run. *ret is caller-owned (lab_report_free).
+ */
+int	lab_report_build(struct lab_db *, int64_t now, int64_t since,
+	    struct lab_report **ret, struct lab_err *err);
+/* Records a report run (a snapshot the next report's changes compare
+ * against). */
+int	lab_report_record(struct lab_db *, const struct lab_report *,
+	    struct lab_err *err);
+void	lab_report_free(struct lab_report *);
+
+/* Renderers: each appends the whole document to out. */
+void	lab_report_text(const struct lab_report *, struct lab_buf *out);
+void	lab_report_markdown(const struct lab_report *, struct lab_buf *out);
+/* One self-contained HTML page (inline CSS and SVG; no script needed). */
+void	lab_report_html(const struct lab_report *, struct lab_buf *out);
+/* {generated_at, previous_run, summary, hosts, switches, changes,
+ * findings [severity, subject, message], audit}. */
+void	lab_report_json(const struct lab_report *, struct lab_buf *out);
+
+#endif
