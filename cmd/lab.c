@@ -43,6 +43,22 @@ static const struct lab_opt common_opts[] = {
 	{ "help", NULL, "show this help" },
 	{ NULL, NULL, NULL },
 };
+/* The verb flag each shared option needs to be offered (0: always). */
+static const int common_needs[] = { 0, 0, LAB_VERB_JSON, LAB_VERB_DRYRUN,
+	LAB_VERB_TARGETS, 0, 0 };
+
+/* Whether a verb with these flags offers option o. */
+static int
+offered(const struct lab_opt *o, int flags)
+{
+	size_t	i;
+
+	for (i = 0; i < LAB_ARRAY_SIZE(common_needs); i++)
+		if (o == &common_opts[i])
+			return common_needs[i] == 0 ||
+			    (flags & common_needs[i]) != 0;
+	return 1;	/* a verb's own option */
+}
 
 static char db_default[4096], cred_default[4096];
 
@@ -98,11 +114,7 @@ static void
 opt_usage(FILE *f, const struct lab_opt *o, int flags)
 {
 	for (; o != NULL && o->name != NULL; o++) {
-		if ((strcmp(o->name, "json") == 0 && !(flags & LAB_VERB_JSON)) ||
-		    (strcmp(o->name, "dry-run") == 0 &&
-		    !(flags & LAB_VERB_DRYRUN)) ||
-		    (strcmp(o->name, "all") == 0 &&
-		    !(flags & LAB_VERB_TARGETS)))
+		if (!offered(o, flags))
 			continue;
 		if (o->arg != NULL)
 			fprintf(f, "  --%s %-*s %s\n", o->name,
@@ -252,9 +264,7 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 	int			 c;
 
 	for (i = 0; common_opts[i].name != NULL; i++) {
-		if ((i == 2 && !(v->flags & LAB_VERB_JSON)) ||
-		    (i == 3 && !(v->flags & LAB_VERB_DRYRUN)) ||
-		    (i == 4 && !(v->flags & LAB_VERB_TARGETS)))
+		if (!offered(&common_opts[i], v->flags))
 			continue;
 		names[n] = common_opts[i].name;
 		lo[n++] = (struct option){ common_opts[i].name,

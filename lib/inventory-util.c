@@ -116,12 +116,27 @@ lab_inventory_sort(struct lab_inventory *inv)
 		    cmp_group);
 }
 
-/* The host named name, or NULL (a binary search once sorted would do). */
+/*
+ * The host named name, or NULL. Inventories from the database are sorted
+ * by name: a binary search finds the host, and when the probe shows the
+ * array is not sorted (a freshly loaded YAML), a plain scan does.
+ */
 struct lab_host *
 lab_inventory_host(const struct lab_inventory *inv, const char *name)
 {
-	size_t	i;
+	size_t	lo = 0, hi = inv->nhosts, mid, i;
+	int	c;
 
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		c = strcmp(name, inv->hosts[mid].name);
+		if (c == 0)
+			return &inv->hosts[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
 	for (i = 0; i < inv->nhosts; i++)
 		if (strcmp(inv->hosts[i].name, name) == 0)
 			return &inv->hosts[i];
