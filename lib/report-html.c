@@ -515,7 +515,7 @@ port_row(const struct lab_report_port *p, struct lab_buf *b)
 	if (p->speed_suspect)
 		lab_buf_adds(b, " <span class=\"bad\">suspect</span>");
 	lab_buf_adds(b, "</td>");
-	if (p->duplex != NULL && strstr(p->duplex, "half") != NULL) {
+	if (p->duplex != NULL && strcasestr(p->duplex, "half") != NULL) {
 		lab_buf_adds(b, "<td class=\"bad\">");
 		lab_report_esc(b, p->duplex);
 		lab_buf_adds(b, "</td>");

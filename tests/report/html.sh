@@ -47,6 +47,16 @@ if [ -s "$T/html.problems" ]; then
 	cat "$T/html.problems" >&2
 fi
 
+# an empty report reads well and parses as well
+"$SAMPLE" empty >"$T/empty.html" || fail "html-sample empty failed"
+xmllint --html --noout "$T/empty.html" 2>&1 |
+	grep -E ' error : ' | grep -Ev "Tag ($html5) invalid\$" &&
+	fail "xmllint --html found errors in the empty report"
+for s in 'No host in the inventory' 'no switch discovered yet' \
+    'Nothing needs attention' 'first report'; do
+	grep -q "$s" "$T/empty.html" || fail "empty report lacks '$s'"
+done
+
 # (c) each inline SVG (its own lines, from "<svg " to "</svg>") as XML
 awk -v d="$T" '
 	/^<svg / { on = 1; n++ }
