@@ -213,8 +213,8 @@ tile(struct lab_buf *b, size_t n, const char *label, const char *cls)
 static void
 summary(const struct lab_report *r, struct lab_buf *b)
 {
-	size_t	on = 0, off = 0, unknown = 0, unreach = 0, crit = 0, warn = 0;
-	size_t	info = 0, i;
+	size_t	on = 0, off = 0, unknown = 0, unreach = 0;
+	size_t	crit = 0, warn = 0, info = 0, i;
 	const struct lab_report_host	*h;
 
 	for (i = 0; i < r->nhosts; i++) {
@@ -270,7 +270,8 @@ findings(const struct lab_report *r, struct lab_buf *b)
 	    "<th>Finding</th></tr></thead><tbody>\n");
 	for (i = 0; i < r->nfindings; i++) {
 		f = &r->findings[i];
-		lab_buf_addf(b, "<tr class=\"%s\"><td><span class=\"sev sev-%s\">",
+		lab_buf_addf(b, "<tr class=\"%s\"><td>"
+		    "<span class=\"sev sev-%s\">",
 		    sev_class(f->severity), sev_class(f->severity));
 		esc_or(b, f->severity, "unknown");
 		lab_buf_adds(b, "</span></td>");
@@ -502,7 +503,9 @@ hosts(const struct lab_report *r, struct lab_buf *b)
 static void
 port_row(const struct lab_report_port *p, struct lab_buf *b)
 {
-	int	up = p->oper_status != NULL && strcmp(p->oper_status, "up") == 0;
+	int	up;
+
+	up = p->oper_status != NULL && strcmp(p->oper_status, "up") == 0;
 
 	lab_buf_addf(b, "<tr><td class=\"num\">%lu</td>", p->ifindex);
 	td(b, p->name, "-");
@@ -581,8 +584,8 @@ switches(const struct lab_report *r, struct lab_buf *b)
 
 	lab_buf_adds(b, "<section id=\"switches\"><h2>Switches</h2>\n");
 	if (r->nswitches == 0)
-		lab_buf_adds(b, "<p class=\"muted\">No switch in the inventory: "
-		    "no switch discovered yet.</p>\n");
+		lab_buf_adds(b, "<p class=\"muted\">No switch in the "
+		    "inventory: no switch discovered yet.</p>\n");
 	for (i = 0; i < r->nswitches; i++)
 		one_switch(r, &r->switches[i], i, b);
 	lab_buf_adds(b, "</section>\n");

@@ -232,7 +232,8 @@ static void
 panel_physical(const struct lab_report_switch *sw, struct lab_buf *b)
 {
 	const struct lab_report_port	*slot[PHYS_MAX + 1] = { 0 };
-	int				 n = sw->model_ports, copper, up, cols;
+	int				 n = sw->model_ports, copper, up;
+	int				 cols;
 	int				 ucols, w, h, x, y, k;
 	size_t				 i;
 	long				 num;
@@ -547,7 +548,8 @@ lab_report_svg_storage(const struct lab_report_host *h, struct lab_buf *b)
 			}
 		lab_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
 		    "height=\"%d\" rx=\"6\" fill=\"%s\" stroke=\"%s\"%s/>\n",
-		    SG, y, w - 2 * SG, ph, pool.p != NULL ? "#f5f7ff" : "#fafafa",
+		    SG, y, w - 2 * SG, ph,
+		    pool.p != NULL ? "#f5f7ff" : "#fafafa",
 		    pool.p != NULL ? "#3f51b5" : "#9e9e9e",
 		    pool.p != NULL ? "" : " stroke-dasharray=\"5 3\"");
 		lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"gt\">",
