@@ -165,7 +165,8 @@ load_nics(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 		if (i == r->nhosts)
 			continue;
 		h = &r->hosts[i];
-		if ((n = report_push(&h->nics, &h->nnics, sizeof(*n))) == NULL) {
+		if ((n = report_push(&h->nics, &h->nnics, sizeof(*n))) ==
+		    NULL) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
@@ -241,7 +242,8 @@ load_switches(struct lab_db *db, struct lab_report *r, int64_t **ids,
 		p[r->nswitches - 1] = sqlite3_column_int64(st, 0);
 		s->name = db_text(st, 1);
 		s->model = db_text(st, 2);
-		if (s->model != NULL && (m = lab_model_find(s->model)) != NULL) {
+		if (s->model != NULL &&
+		    (m = lab_model_find(s->model)) != NULL) {
 			s->model_name = lab_strdup(m->name);
 			s->model_ports = m->switch_ports;
 		}
@@ -406,7 +408,7 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 		free(msg);
 	} else if (h->bmc != NULL && !h->bmc_reachable) {
 		lab_format_time(h->power_checked, when, sizeof(when));
-		/* a MicroServer's RAC lives on standby power: no mains, no RAC */
+		/* a MicroServer RAC runs on standby power: no mains, no RAC */
 		msg = lab_asprintf("BMC %s unreachable at %s%s", h->bmc, when,
 		    m != NULL && strncmp(m->id, "hp-microserver", 14) == 0 ?
 		    "; the Remote Access Card has no battery, so the "
@@ -453,7 +455,8 @@ sort_findings(struct lab_report *r)
 
 	for (i = 1; i < r->nfindings; i++) {
 		f = r->findings[i];
-		for (j = i; j > 0 && severity_rank(r->findings[j - 1].severity) >
+		for (j = i; j > 0 &&
+		    severity_rank(r->findings[j - 1].severity) >
 		    severity_rank(f.severity); j--)
 			r->findings[j] = r->findings[j - 1];
 		r->findings[j] = f;
