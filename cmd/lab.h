@@ -76,6 +76,7 @@ extern const struct lab_cmd lab_cmd_init;
 extern const struct lab_cmd lab_cmd_log;
 extern const struct lab_cmd lab_cmd_ls;
 extern const struct lab_cmd lab_cmd_power;
+extern const struct lab_cmd lab_cmd_report;
 extern const struct lab_cmd lab_cmd_sel;
 extern const struct lab_cmd lab_cmd_sensors;
 extern const struct lab_cmd lab_cmd_show;

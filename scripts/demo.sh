@@ -80,5 +80,11 @@ printf '\n$ lab switch ports sg200 | head -30\n'
 run switch sync sg200 --dry-run
 run show microserver1
 run log
+# the nightly report: collect first (power of every BMC, discovery of every
+# switch), then the page to open with the coffee
+run report --collect --timeout 5
+run report --format html --out "$DEMO/report.html"
+printf '\nThe report is %s: open it in a browser (file://%s)\n' \
+	"$DEMO/report.html" "$DEMO/report.html"
 printf '\nThe database stays in %s: try\n  LAB_DB=%s %s help\n' \
 	"$DEMO" "$LAB_DB" "$LAB"

@@ -110,7 +110,41 @@ struct lab_report {
 	size_t				 nfindings;
 	struct lab_report_audit		*audit;		/* newest last */
 	size_t				 naudit;
+	/* The facts lab_report_record stores, to compare the next run with
+	 * (lines "kind\tfield..."): hosts, power, links, ports, MACs, disks. */
+	char				*snapshot;
+	size_t				 unknown_macs;	/* on any switch */
 };
+
+/* The summary counts every renderer shows. */
+struct lab_report_summary {
+	size_t	hosts;
+	size_t	power_on;
+	size_t	power_off;
+	size_t	power_unknown;		/* a BMC, but no state known */
+	size_t	no_bmc;
+	size_t	bmc_unreachable;
+	size_t	switches;
+	size_t	switches_discovered;
+	size_t	ports;
+	size_t	ports_up;
+	size_t	unknown_macs;
+	size_t	changes;
+	size_t	critical;
+	size_t	warning;
+	size_t	info;
+};
+
+/*
+ * Adds a finding of the caller's (a BMC or switch that did not answer a
+ * collect), keeping the findings most severe first.
+ */
+int	lab_report_add_finding(struct lab_report *, const char *severity,
+	    const char *subject, const char *message, struct lab_err *err);
+
+/* Counts the report's hosts, switches, changes and findings. */
+void	lab_report_summarise(const struct lab_report *,
+	    struct lab_report_summary *ret);
 
 /*
  * Builds the report from the database at time now. Changes are those since

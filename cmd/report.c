@@ -1,0 +1,309 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "lab/parse.h"
+#include "lab/report.h"
+#include "lab/switch.h"
+#include "lab.h"
+
+/* What a collect could not reach: findings added to the report. */
+struct missed {
+	struct lab_strv	 subject;
+	struct lab_strv	 message;
+};
+
+static int64_t
+wall(void)
+{
+	return (int64_t)time(NULL);
+}
+
+static void
+missed_add(struct missed *m, const char *subject, const char *fmt,
+    const char *what)
+{
+	char	msg[640];
+
+	snprintf(msg, sizeof(msg), fmt, what);
+	if (lab_strv_add(&m->subject, subject) == -1 ||
+	    lab_strv_add(&m->message, msg) == -1)
+		abort();
+}
+
+/* "2026-11-30T18:00:00Z", "2026-11-30" or "24h". */
+static int
+parse_since(const char *s, int64_t now, int64_t *ret)
+{
+	struct tm	 tm;
+	const char	*end;
+	long		 h;
+	char		 num[16];
+	size_t		 n = strlen(s);
+
+	if (n >= 2 && n < sizeof(num) && s[n - 1] == 'h') {
+		memcpy(num, s, n - 1);
+		num[n - 1] = '\0';
+		if (lab_parse_int(num, 1, 24L * 366 * 10, &h) == -1)
+			return -1;
+		*ret = now - (int64_t)h * 3600;
+		return 0;
+	}
+	memset(&tm, 0, sizeof(tm));
+	if ((end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) == NULL ||
+	    *end != '\0') {
+		memset(&tm, 0, sizeof(tm));
+		if ((end = strptime(s, "%Y-%m-%d", &tm)) == NULL ||
+		    *end != '\0')
+			return -1;
+	}
+	*ret = (int64_t)timegm(&tm);
+	return 0;
+}
+
+static void
+collect_power(struct lab_call *call, const struct lab_inventory *inv,
+    const struct lab_creds *creds, int timeout_ms, struct missed *m)
+{
+	struct lab_power_result	*res = NULL;
+	struct lab_power_req	 req;
+	struct lab_strv		 hosts;
+	struct lab_ctx		 ctx;
+	struct lab_err		 e;
+	size_t			 i;
+
+	memset(&e, 0, sizeof(e));
+	lab_strv_init(&hosts);
+	for (i = 0; i < inv->nhosts; i++)
+		if (inv->hosts[i].bmc != NULL &&
+		    lab_strv_add(&hosts, inv->hosts[i].name) == -1)
+			abort();
+	if (hosts.n == 0)
+		goto out;
+	memset(&req, 0, sizeof(req));
+	req.verb = LAB_POWER_STATUS;
+	req.timeout_ms = timeout_ms;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.monotonic_ms = cmd_monotonic_ms;
+	ctx.wall = wall;
+	/* an unreachable BMC is recorded, and derived as a finding */
+	if (lab_power_run(&ctx, inv, &hosts, creds, &req, &res, &e) == -1 ||
+	    lab_db_power_record(call->db, LAB_POWER_STATUS, res, hosts.n,
+	    call->now, &e) == -1)
+		missed_add(m, "power", "power status not collected: %s",
+		    e.msg);
+out:
+	lab_power_results_free(res, res ? hosts.n : 0);
+	lab_strv_release(&hosts);
+}
+
+static void
+collect_switches(struct lab_call *call, const struct lab_inventory *inv,
+    const struct lab_creds *creds, int timeout_ms, struct missed *m)
+{
+	struct lab_switch_view	*v = NULL;
+	struct lab_links_seen	 seen = { NULL, 0 };
+	struct lab_switch_req	 req;
+	struct lab_strv		 names;
+	struct lab_ctx		 ctx;
+	struct lab_err		 e;
+	size_t			 i;
+
+	memset(&e, 0, sizeof(e));
+	lab_strv_init(&names);
+	for (i = 0; i < inv->nswitches; i++)
+		if (lab_strv_add(&names, inv->switches[i].name) == -1)
+			abort();
+	if (names.n == 0)
+		goto out;
+	memset(&req, 0, sizeof(req));
+	req.timeout_ms = timeout_ms;
+	req.retries = 0;
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.monotonic_ms = cmd_monotonic_ms;
+	ctx.wall = wall;
+	if (lab_db_links_seen(call->db, NULL, &seen, &e) == -1 ||
+	    lab_switch_discover(&ctx, inv, &names, creds, &req, &v, &e) ==
+	    -1) {
+		missed_add(m, "switches", "switch discovery not collected: %s",
+		    e.msg);
+		goto out;
+	}
+	for (i = 0; i < names.n; i++) {
+		struct lab_links	l = { NULL, 0 };
+		struct lab_findings	f = { NULL, 0 };
+
+		if (v[i].ok && (lab_switch_analyse(inv, &v[i], &seen, &l, &f,
+		    &v[i].err) == -1 || lab_db_switch_store(call->db, &v[i],
+		    &l, &f, call->now, &v[i].err) == -1))
+			v[i].ok = 0;
+		if (!v[i].ok)
+			missed_add(m, v[i].name, "switch did not answer "
+			    "discovery: %s", v[i].err.msg);
+		lab_links_release(&l);
+		lab_findings_release(&f);
+	}
+out:
+	lab_switch_views_free(v, v ? names.n : 0);
+	lab_strv_release(&names);
+	lab_links_seen_release(&seen);
+}
+
+/* Refreshes power and switch data; what does not answer is a finding. */
+static int
+collect(struct lab_call *call, int timeout_ms, struct missed *m,
+    struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
+	struct lab_err	e;
+
+	if (cmd_inventory(call, &inv, err) == -1)
+		return -1;
+	if (inv->nhosts + inv->nswitches == 0)
+		return 0;
+	memset(&e, 0, sizeof(e));
+	if (lab_creds_load(call->cred_path, &creds, &e) == -1) {
+		missed_add(m, "collect", "power status and switch discovery "
+		    "skipped: %s", e.msg);
+		return 0;
+	}
+	collect_power(call, inv, creds, timeout_ms, m);
+	collect_switches(call, inv, creds, timeout_ms, m);
+	return 0;
+}
+
+/* Writes b to path through a temp file and a rename. */
+static int
+write_atomic(const char *path, const struct lab_buf *b, struct lab_err *err)
+{
+	char	*tmp;
+	int	 fd, rc = -1;
+
+	if (b->oom)
+		return lab_err_oom(err);
+	if ((tmp = lab_asprintf("%s.XXXXXX", path)) == NULL)
+		return lab_err_oom(err);
+	if ((fd = mkstemp(tmp)) == -1) {
+		lab_err_set(err, LAB_EXIT_ENV, "cannot create '%s': %s", tmp,
+		    strerror(errno));
+		free(tmp);
+		return -1;
+	}
+	if (fchmod(fd, 0644) == -1 || (b->len > 0 &&
+	    write(fd, b->s, b->len) != (ssize_t)b->len) || fsync(fd) == -1) {
+		lab_err_set(err, LAB_EXIT_ENV, "cannot write '%s': %s", tmp,
+		    strerror(errno));
+		close(fd);
+	} else if (close(fd) == -1 || rename(tmp, path) == -1)
+		lab_err_set(err, LAB_EXIT_ENV, "cannot write '%s': %s", path,
+		    strerror(errno));
+	else
+		rc = 0;
+	if (rc == -1)
+		unlink(tmp);
+	free(tmp);
+	return rc;
+}
+
+static int
+report_run(struct lab_call *call, struct lab_err *err)
+{
+	const char		*fmt = cmd_opt(call, "format");
+	const char		*out = cmd_opt(call, "out");
+	const char		*s;
+	struct lab_report	*r = NULL;
+	struct missed		 m;
+	struct lab_buf		 b;
+	int64_t			 since = 0;
+	size_t			 i;
+	long			 t = 10;
+	int			 rc = LAB_EXIT_OK;
+
+	if (fmt == NULL)
+		fmt = call->json ? "json" : "text";
+	if (strcmp(fmt, "text") != 0 && strcmp(fmt, "markdown") != 0 &&
+	    strcmp(fmt, "html") != 0 && strcmp(fmt, "json") != 0)
+		return lab_err_set(err, LAB_EXIT_INPUT, "unknown format '%s' "
+		    "(text, markdown, html or json)", fmt), LAB_EXIT_INPUT;
+	if ((s = cmd_opt(call, "since")) != NULL &&
+	    (parse_since(s, call->now, &since) == -1 || since <= 0))
+		return lab_err_set(err, LAB_EXIT_INPUT, "--since takes "
+		    "'2026-11-30T18:00:00Z', '2026-11-30' or hours as '24h', "
+		    "not '%s'", s), LAB_EXIT_INPUT;
+	if ((s = cmd_opt(call, "timeout")) != NULL &&
+	    lab_parse_int(s, 1, 600, &t) == -1)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
+		    "seconds from 1 to 600, not '%s'", s), LAB_EXIT_INPUT;
+	lab_strv_init(&m.subject);
+	lab_strv_init(&m.message);
+	lab_buf_init(&b);
+	if (cmd_db(call, 0, err) == -1 || (cmd_opt(call, "collect") != NULL &&
+	    collect(call, (int)t * 1000, &m, err) == -1) ||
+	    lab_report_build(call->db, call->now, since, &r, err) == -1)
+		goto fail;
+	for (i = 0; i < m.subject.n; i++)
+		if (lab_report_add_finding(r, "warning", m.subject.v[i],
+		    m.message.v[i], err) == -1)
+			goto fail;
+	/* with --since the report looks back; it does not start a period */
+	if ((cmd_opt(call, "collect") != NULL ||
+	    cmd_opt(call, "since") == NULL) &&
+	    lab_report_record(call->db, r, err) == -1)
+		goto fail;
+	if (strcmp(fmt, "markdown") == 0)
+		lab_report_markdown(r, &b);
+	else if (strcmp(fmt, "html") == 0)
+		lab_report_html(r, &b);
+	else if (strcmp(fmt, "json") == 0)
+		lab_report_json(r, &b);
+	else
+		lab_report_text(r, &b);
+	if (out != NULL) {
+		if (write_atomic(out, &b, err) == -1)
+			goto fail;
+		printf("%s\n", out);
+	} else if (cmd_write(&b, err) == -1)
+		goto fail;
+	goto done;
+fail:
+	rc = err->code ? (int)err->code : LAB_EXIT_ENV;
+done:
+	lab_buf_release(&b);
+	lab_report_free(r);
+	lab_strv_release(&m.subject);
+	lab_strv_release(&m.message);
+	return rc;
+}
+
+static const struct lab_opt report_opts[] = {
+	{ "format", "FORMAT", "text (default), markdown, html or json" },
+	{ "out", "FILE", "write the report to FILE (atomically) and print "
+	  "its path" },
+	{ "since", "TIME", "changes since TIME: '2026-11-30T18:00:00Z', "
+	  "'2026-11-30' or '24h' (records no run)" },
+	{ "collect", NULL, "first read every BMC's power state and discover "
+	  "every switch" },
+	{ "timeout", "S", "deadline per BMC and per SNMP request of "
+	  "--collect (default 10)" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct lab_verb report_verbs[] = {
+	{ NULL, "", 0, 0, LAB_VERB_JSON, report_run, report_opts,
+	  "the inventory report: hosts, power, disks, switch ports, changes "
+	  "since the last report, findings and the audit log" },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_report = {
+	.name = "report",
+	.summary = "the nightly inventory report (text, markdown, html, json)",
+	.verbs = report_verbs,
+};

@@ -1,0 +1,29 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_REPORT_HTML_PRIV_H
+#define LAB_REPORT_HTML_PRIV_H
+
+#include <stddef.h>
+
+#include "lab/report.h"
+#include "lab/str.h"
+
+/*
+ * What report-html.c and report-svg.c share. The escapers write text valid
+ * in both HTML and XML: &, <, >, " and ' become entities, control
+ * characters and bytes that are not UTF-8 become U+FFFD. NULL writes
+ * nothing.
+ */
+void	lab_report_esc(struct lab_buf *, const char *);
+/* As lab_report_esc, keeping at most max characters (an ellipsis ends a
+ * shortened string). */
+void	lab_report_esc_short(struct lab_buf *, const char *, size_t max);
+
+/* An inline <svg> (its own lines) of a switch's front panel. */
+void	lab_report_svg_panel(const struct lab_report_switch *,
+	    struct lab_buf *);
+/* An inline <svg> of a host's disks, grouped into vdevs or arrays, then
+ * pools or volume groups. Nothing when the host has no disks. */
+void	lab_report_svg_storage(const struct lab_report_host *,
+	    struct lab_buf *);
+
+#endif
