@@ -13,7 +13,7 @@ libssh2-1-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev"
 demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
 test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
-libclang-rt-14-dev"
+libclang-rt-14-dev libxml2-utils chromium"
 
 case ${1:-build} in
 build) want=$build ;;
