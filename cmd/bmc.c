@@ -59,13 +59,15 @@ cmd_bmc_opts_parse(struct lab_call *call, struct lab_power_req *req,
 	const char	*s;
 	long		 v;
 
-	if ((s = cmd_opt(call, "timeout")) != NULL) {
+	if ((s = cmd_opt(call, "timeout")) != NULL ||
+	    (s = cmd_setting(LAB_CONFIG_TIMEOUT)) != NULL) {
 		if (lab_parse_int(s, 1, 3600, &v) == -1)
 			return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
 			    "seconds from 1 to 3600, not '%s'", s);
 		req->timeout_ms = (int)v * 1000;
 	}
-	if ((s = cmd_opt(call, "fanout")) != NULL) {
+	if ((s = cmd_opt(call, "fanout")) != NULL ||
+	    (s = cmd_setting(LAB_CONFIG_FANOUT)) != NULL) {
 		if (lab_parse_int(s, 1, LAB_FANOUT_MAX, &v) == -1)
 			return lab_err_set(err, LAB_EXIT_INPUT, "--fanout takes "
 			    "a number from 1 to %d, not '%s'", LAB_FANOUT_MAX,

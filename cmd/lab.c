@@ -14,6 +14,7 @@
 /* Every command, in alphabetical order: greppable, no magic. */
 const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_boot,
+	&lab_cmd_config,
 	&lab_cmd_export,
 	&lab_cmd_help,
 	&lab_cmd_import,
@@ -224,34 +225,114 @@ unknown_verb(const struct lab_cmd *c, const char *word)
 	return unknown("verb", word, names, n, c->name);
 }
 
-static void
-defaults(struct lab_call *call)
-{
-	const char	*e, *home = getenv("HOME");
+struct cmd_setting cmd_settings[LAB_CONFIG_N];
+static struct lab_config *config;
 
-	if ((e = getenv("LAB_DB")) != NULL && *e != '\0')
-		call->db_path = e;
-	else {
-		if ((e = getenv("XDG_DATA_HOME")) != NULL && *e == '/')
-			snprintf(db_default, sizeof(db_default),
-			    "%s/lab/lab.db", e);
-		else
-			snprintf(db_default, sizeof(db_default),
-			    "%s/.local/share/lab/lab.db", home ? home : "");
-		call->db_path = db_default;
-	}
-	if ((e = getenv("LAB_CREDENTIALS")) != NULL && *e != '\0')
-		call->cred_path = e;
-	else {
-		if ((e = getenv("XDG_CONFIG_HOME")) != NULL && *e == '/')
-			snprintf(cred_default, sizeof(cred_default),
-			    "%s/lab/credentials.yaml", e);
-		else
-			snprintf(cred_default, sizeof(cred_default),
-			    "%s/.config/lab/credentials.yaml", home ? home : "");
-		call->cred_path = cred_default;
-	}
+/* A setting the user gave, else NULL. */
+const char *
+cmd_setting(enum lab_config_key k)
+{
+	return cmd_settings[k].value;
+}
+
+/* Sets a setting from the command line. */
+static void
+cmdline(struct lab_call *call, enum lab_config_key k, const char *v)
+{
+	cmd_settings[k].value = cmd_settings[k].shown = v;
+	snprintf(cmd_settings[k].origin, sizeof(cmd_settings[k].origin),
+	    "command line");
+	if (k == LAB_CONFIG_DB)
+		call->db_path = v;
+	else if (k == LAB_CONFIG_CREDENTIALS)
+		call->cred_path = v;
+}
+
+/* Reads the config file: $LAB_CONFIG, else the user's, else /etc's. */
+static int
+load_config(const char *home, struct lab_err *err)
+{
+	const char	*e;
+	char		 path[4096];
+
+	if ((e = getenv("LAB_CONFIG")) != NULL && *e != '\0')
+		return lab_config_load(e, &config, err);
+	if ((e = getenv("XDG_CONFIG_HOME")) != NULL && *e == '/')
+		snprintf(path, sizeof(path), "%s/lab/config.yaml", e);
+	else
+		snprintf(path, sizeof(path), "%s/.config/lab/config.yaml",
+		    home);
+	if (lab_config_load(path, &config, err) == -1)
+		return -1;
+	if (config == NULL)
+		return lab_config_load("/etc/lab/config.yaml", &config, err);
+	return 0;
+}
+
+/* Each setting from the environment, else the config file, else default. */
+static int
+defaults(struct lab_call *call, struct lab_err *err)
+{
+	static const char *const envs[] = { "LAB_DB", "LAB_CREDENTIALS",
+		"LAB_FANOUT", "LAB_TIMEOUT", "LAB_FORMAT" };
+	const char	*e, *home = getenv("HOME"), *builtin[LAB_CONFIG_N];
+	size_t		 k;
+	int		 rc;
+
+	if (home == NULL)
+		home = "";
+	if ((e = getenv("XDG_DATA_HOME")) != NULL && *e == '/')
+		snprintf(db_default, sizeof(db_default), "%s/lab/lab.db", e);
+	else
+		snprintf(db_default, sizeof(db_default),
+		    "%s/.local/share/lab/lab.db", home);
+	if ((e = getenv("XDG_CONFIG_HOME")) != NULL && *e == '/')
+		snprintf(cred_default, sizeof(cred_default),
+		    "%s/lab/credentials.yaml", e);
+	else
+		snprintf(cred_default, sizeof(cred_default),
+		    "%s/.config/lab/credentials.yaml", home);
+	builtin[LAB_CONFIG_DB] = db_default;
+	builtin[LAB_CONFIG_CREDENTIALS] = cred_default;
+	builtin[LAB_CONFIG_FANOUT] = "64";
+	builtin[LAB_CONFIG_TIMEOUT] = "10";
+	builtin[LAB_CONFIG_FORMAT] = "text";
 	call->now = (int64_t)time(NULL);
+	rc = load_config(home, err);
+	for (k = 0; k < LAB_CONFIG_N; k++) {
+		struct cmd_setting	*s = &cmd_settings[k];
+
+		if ((e = getenv(envs[k])) != NULL && *e != '\0') {
+			if (rc == 0 && lab_config_check(k, e, err) == -1) {
+				lab_err_prefix(err, "%s", envs[k]);
+				rc = -1;
+			}
+			s->value = e;
+			snprintf(s->origin, sizeof(s->origin), "environment %s",
+			    envs[k]);
+		} else if (config != NULL && config->value[k] != NULL) {
+			s->value = config->value[k];
+			snprintf(s->origin, sizeof(s->origin), "file %s:%d",
+			    config->path, config->line[k]);
+		} else
+			snprintf(s->origin, sizeof(s->origin), "default");
+		s->shown = s->value != NULL ? s->value : builtin[k];
+	}
+	call->db_path = cmd_settings[LAB_CONFIG_DB].shown;
+	call->cred_path = cmd_settings[LAB_CONFIG_CREDENTIALS].shown;
+	return rc;
+}
+
+/* The output format the settings ask for, unless an option chose one. */
+static void
+format(struct lab_call *call)
+{
+	const char	*f = cmd_setting(LAB_CONFIG_FORMAT);
+
+	if (f == NULL || call->json || call->csv)
+		return;
+	if (strcmp(f, "json") == 0 && (call->verb->flags & LAB_VERB_JSON))
+		call->json = 1;
 }
 
 /* Parses the options after the verb; positional words go to call. */
@@ -300,10 +381,10 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 		}
 		switch (c) {
 		case OPT_DB:
-			call->db_path = optarg;
+			cmdline(call, LAB_CONFIG_DB, optarg);
 			break;
 		case OPT_CRED:
-			call->cred_path = optarg;
+			cmdline(call, LAB_CONFIG_CREDENTIALS, optarg);
 			break;
 		case OPT_JSON:
 			call->json = 1;
@@ -406,8 +487,8 @@ main(int argc, char **argv)
 	int			 i = 1, rc;
 
 	memset(&call, 0, sizeof(call));
-	defaults(&call);
 	lab_err_init(&err);
+	defaults(&call, &err);
 	/* options before the command: only the shared ones */
 	for (; i < argc && argv[i][0] == '-'; i++) {
 		if (strcmp(argv[i], "--version") == 0) {
@@ -420,25 +501,28 @@ main(int argc, char **argv)
 		}
 		if ((strcmp(argv[i], "--db") == 0 ||
 		    strcmp(argv[i], "--credentials") == 0) && i + 1 < argc) {
-			if (argv[i][2] == 'd')
-				call.db_path = argv[i + 1];
-			else
-				call.cred_path = argv[i + 1];
+			cmdline(&call, argv[i][2] == 'd' ? LAB_CONFIG_DB :
+			    LAB_CONFIG_CREDENTIALS, argv[i + 1]);
 			i++;
 			continue;
 		}
 		if (strncmp(argv[i], "--db=", 5) == 0) {
-			call.db_path = argv[i] + 5;
+			cmdline(&call, LAB_CONFIG_DB, argv[i] + 5);
 			continue;
 		}
 		if (strncmp(argv[i], "--credentials=", 14) == 0) {
-			call.cred_path = argv[i] + 14;
+			cmdline(&call, LAB_CONFIG_CREDENTIALS, argv[i] + 14);
 			continue;
 		}
 		fprintf(stderr, "lab: unknown option '%s' before the command\n"
 		    "usage: lab [--db PATH] [--credentials PATH] COMMAND ...\n",
 		    argv[i]);
 		return LAB_EXIT_INPUT;
+	}
+	if (err.code != LAB_EXIT_OK) {
+		fprintf(stderr, "lab: %s\n", err.msg);
+		lab_config_free(config);
+		return (int)err.code;
 	}
 	if (i == argc) {
 		cmd_help_all(stderr);
@@ -468,6 +552,7 @@ main(int argc, char **argv)
 	if (parse_opts(&call, argc - i + 1, argv + i - 1) == -1 ||
 	    check_arity(&call) == -1)
 		return LAB_EXIT_INPUT;
+	format(&call);
 	rc = v->run(&call, &err);
 	if (err.code != LAB_EXIT_OK) {
 		fprintf(stderr, "lab: %s: %s\n", call.label, err.msg);
@@ -476,6 +561,7 @@ main(int argc, char **argv)
 	}
 	audit(&call, argc, argv, rc, &err);
 	lab_db_free(call.db);
+	lab_config_free(config);
 	if (fflush(stdout) == EOF && rc == LAB_EXIT_OK) {
 		fprintf(stderr, "lab: %s: cannot write output: %s\n",
 		    call.label, strerror(errno));

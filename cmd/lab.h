@@ -5,6 +5,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lab/config.h"
 #include "lab/db.h"
 #include "lab/err.h"
 #include "lab/inventory.h"
@@ -60,6 +61,7 @@ struct lab_call {
 	const char		*db_path;
 	const char		*cred_path;
 	int			 json;
+	int			 csv;
 	int			 dry_run;
 	int			 all;
 	int64_t			 now;
@@ -69,6 +71,7 @@ struct lab_call {
 };
 
 extern const struct lab_cmd lab_cmd_boot;
+extern const struct lab_cmd lab_cmd_config;
 extern const struct lab_cmd lab_cmd_export;
 extern const struct lab_cmd lab_cmd_help;
 extern const struct lab_cmd lab_cmd_import;
@@ -84,6 +87,19 @@ extern const struct lab_cmd lab_cmd_switch;
 
 /* The command table, NULL-terminated (cmd/lab.c). */
 extern const struct lab_cmd *const lab_commands[];
+
+/* An effective setting and where it came from (cmd/lab.c). */
+struct cmd_setting {
+	const char	*value;		/* NULL: the built-in default */
+	const char	*shown;		/* value, or the default as text */
+	char		 origin[4200];	/* "command line", "file PATH:LINE" */
+};
+
+/* The settings, indexed by enum lab_config_key. */
+extern struct cmd_setting cmd_settings[LAB_CONFIG_N];
+
+/* A setting the user gave (command line, environment, file), else NULL. */
+const char	*cmd_setting(enum lab_config_key);
 
 /* The value of a verb option, NULL when not given ("" for a flag). */
 const char	*cmd_opt(const struct lab_call *, const char *name);

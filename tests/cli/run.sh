@@ -6,7 +6,9 @@
 # $T the temp folder and $INV its copy of inventory/), NAME.out, NAME.err
 # and NAME.rc. Before it runs, inventory/ is imported into a fresh
 # database, unless the case name starts with "nodb-"; an optional
-# NAME.setup holds more lab command lines to run first. Output is
+# NAME.setup holds more lab command lines to run first. data/config-NAME.yaml,
+# when there, becomes the config file ($T spelt @T@), and NAME.env, when
+# there, is sourced first (unset LAB_DB ...). Output is
 # normalised: the temp folder becomes $T and times become <TIME>.
 set -eu
 LAB=$1
@@ -24,6 +26,14 @@ export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 export HOME="$T" XDG_DATA_HOME="$T/data-home" XDG_CONFIG_HOME="$T/config"
 unset NO_COLOR || true
 lab() { "$LAB" "$@"; }
+if [ -f "$DIR/data/config-$NAME.yaml" ]; then
+	mkdir -p "$XDG_CONFIG_HOME/lab"
+	sed "s|@T@|$T|g" "$DIR/data/config-$NAME.yaml" \
+	    > "$XDG_CONFIG_HOME/lab/config.yaml"
+fi
+if [ -f "$DIR/$NAME.env" ]; then
+	. "$DIR/$NAME.env"
+fi
 case $NAME in
 nodb-*) ;;
 *) lab import "$INV" >/dev/null 2>&1 ;;

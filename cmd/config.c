@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+
+#include "lab/json.h"
+#include "lab.h"
+
+/* Shows each effective setting and where it came from. */
+static int
+config_run(struct lab_call *call, struct lab_err *err)
+{
+	const struct cmd_setting	*s;
+	struct lab_buf			 b;
+	struct lab_json			 j;
+	struct table			 t;
+	size_t				 k;
+	int				 rc = LAB_EXIT_OK;
+
+	if (call->json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_obj_begin(&j);
+		for (k = 0; k < LAB_CONFIG_N; k++) {
+			s = &cmd_settings[k];
+			lab_json_key(&j, lab_config_keys[k]);
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "value", s->shown);
+			lab_json_kstr(&j, "origin", s->origin);
+			lab_json_obj_end(&j);
+		}
+		lab_json_obj_end(&j);
+		lab_json_end(&j);
+		if (cmd_write(&b, err) == -1)
+			rc = LAB_EXIT_ENV;
+		lab_buf_release(&b);
+		return rc;
+	}
+	table_init(&t, 3, "SETTING", "VALUE", "ORIGIN");
+	for (k = 0; k < LAB_CONFIG_N; k++)
+		table_row(&t, lab_config_keys[k], cmd_settings[k].shown,
+		    cmd_settings[k].origin);
+	table_print(&t, stdout);
+	table_release(&t);
+	return rc;
+}
+
+static const struct lab_verb config_verbs[] = {
+	{ NULL, "", 0, 0, LAB_VERB_JSON, config_run, NULL,
+	  "show the effective settings and where each came from", NULL },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_config = {
+	.name = "config",
+	.summary = "show the effective settings and where each came from",
+	.verbs = config_verbs,
+};
