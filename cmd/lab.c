@@ -14,6 +14,7 @@
 /* Every command, in alphabetical order: greppable, no magic. */
 const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_boot,
+	&lab_cmd_completion,
 	&lab_cmd_config,
 	&lab_cmd_export,
 	&lab_cmd_help,

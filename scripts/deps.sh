@@ -9,6 +9,8 @@ set -eu
 
 build="meson ninja-build pkg-config gcc python3 libsqlite3-dev libyaml-dev
 libssh2-1-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev"
+# the man pages (meson -Dman=disabled builds without)
+build="$build scdoc"
 # the demo simulates the lab's BMCs with ipmi_sim
 demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
