@@ -43,6 +43,7 @@ boot_run(struct lab_call *call, struct lab_err *err)
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
 	table_init(&t, 3, "HOST", "BOOT", "RESULT");
+	table_paint(&t, 2);
 	for (i = 0; i < run.n; i++) {
 		const struct lab_power_result	*r = &run.res[i];
 		const char			*dev = r->ok && r->reachable ?
@@ -76,7 +77,8 @@ static const struct lab_opt boot_opts[] = {
 
 static const struct lab_verb boot_verbs[] = {
 	{ NULL, "TARGET... [pxe|cdrom|disk|bios]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS | LAB_VERB_MUTATES,
+	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS |
+	  LAB_VERB_MUTATES,
 	  boot_run, boot_opts, "set the boot device (verified by reading it "
 	  "back), or read it", cmd_bmc_opts },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },

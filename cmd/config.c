@@ -44,7 +44,7 @@ config_run(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb config_verbs[] = {
-	{ NULL, "", 0, 0, LAB_VERB_JSON, config_run, NULL,
+	{ NULL, "", 0, 0, LAB_VERB_JSON | LAB_VERB_CSV, config_run, NULL,
 	  "show the effective settings and where each came from", NULL },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };

@@ -32,7 +32,8 @@ const struct lab_cmd *const lab_commands[] = {
 };
 
 /* Options every verb shares, defined once. */
-enum { OPT_DB = 1000, OPT_CRED, OPT_JSON, OPT_DRYRUN, OPT_ALL, OPT_HELP,
+enum { OPT_DB = 1000, OPT_CRED, OPT_JSON, OPT_CSV, OPT_DRYRUN, OPT_ALL,
+	OPT_HELP,
 	OPT_VERB = 2000 };
 
 static const struct lab_opt common_opts[] = {
@@ -41,14 +42,15 @@ static const struct lab_opt common_opts[] = {
 	{ "credentials", "PATH", "the credentials file (default "
 	    "$LAB_CREDENTIALS, else $XDG_CONFIG_HOME/lab/credentials.yaml)" },
 	{ "json", NULL, "print JSON instead of a table" },
+	{ "csv", NULL, "print CSV (RFC 4180) instead of a table" },
 	{ "dry-run", NULL, "show what would be done, change nothing" },
 	{ "all", NULL, "every host" },
 	{ "help", NULL, "show this help" },
 	{ NULL, NULL, NULL },
 };
 /* The verb flag each shared option needs to be offered (0: always). */
-static const int common_needs[] = { 0, 0, LAB_VERB_JSON, LAB_VERB_DRYRUN,
-	LAB_VERB_TARGETS, 0, 0 };
+static const int common_needs[] = { 0, 0, LAB_VERB_JSON, LAB_VERB_CSV,
+	LAB_VERB_DRYRUN, LAB_VERB_TARGETS, 0, 0 };
 
 /* Whether a verb with these flags offers option o. */
 static int
@@ -145,6 +147,8 @@ verb_line(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 		fprintf(f, " [--dry-run]");
 	if (v->flags & LAB_VERB_JSON)
 		fprintf(f, " [--json]");
+	if (v->flags & LAB_VERB_CSV)
+		fprintf(f, " [--csv]");
 	fputc('\n', f);
 }
 
@@ -334,6 +338,8 @@ format(struct lab_call *call)
 		return;
 	if (strcmp(f, "json") == 0 && (call->verb->flags & LAB_VERB_JSON))
 		call->json = 1;
+	else if (strcmp(f, "csv") == 0 && (call->verb->flags & LAB_VERB_CSV))
+		call->csv = 1;
 }
 
 /* Parses the options after the verb; positional words go to call. */
@@ -390,6 +396,9 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 		case OPT_JSON:
 			call->json = 1;
 			break;
+		case OPT_CSV:
+			call->csv = 1;
+			break;
 		case OPT_DRYRUN:
 			call->dry_run = 1;
 			break;
@@ -427,6 +436,11 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 			return -1;
 		}
 		}
+	}
+	if (call->json && call->csv) {
+		fprintf(stderr, "lab: %s: --json and --csv exclude each other\n",
+		    call->label);
+		return -1;
 	}
 	call->argc = argc - optind;
 	call->argv = argv + optind;
@@ -554,6 +568,7 @@ main(int argc, char **argv)
 	    check_arity(&call) == -1)
 		return LAB_EXIT_INPUT;
 	format(&call);
+	table_setup(call.csv);
 	rc = v->run(&call, &err);
 	if (err.code != LAB_EXIT_OK) {
 		fprintf(stderr, "lab: %s: %s\n", call.label, err.msg);

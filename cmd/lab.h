@@ -21,6 +21,7 @@ enum lab_verb_flags {
 	LAB_VERB_DRYRUN = 1 << 1,	/* takes --dry-run */
 	LAB_VERB_TARGETS = 1 << 2,	/* takes targets and --all */
 	LAB_VERB_MUTATES = 1 << 3,	/* recorded in the audit log */
+	LAB_VERB_CSV = 1 << 4,		/* a listing: takes --csv */
 };
 
 /* An option of one verb, beside its handler. */
@@ -150,10 +151,22 @@ void	cmd_bmc_release(struct lab_bmc_run *);
 struct table {
 	size_t		 ncols;
 	struct lab_strv	 cells;
+	unsigned	 paint;		/* columns of state words to colour */
 };
 
+/*
+ * Chooses how tables reach stdout: CSV (RFC 4180 quoting, a header row),
+ * or on a terminal sized to it (the widest column cut with "…") and
+ * coloured unless NO_COLOR is set; a pipe gets the plain table.
+ */
+void	table_setup(int csv);
+/* Colours the state words (on, off, up, down, failed ...) of a column. */
+void	table_paint(struct table *, size_t col);
+/* Prints one state word, coloured as table_paint() would. */
+void	table_word(FILE *, const char *);
+
 void	table_init(struct table *, size_t ncols, ...);
-/* Adds a row of ncols strings; NULL prints as "-". */
+/* Adds a row of ncols strings; NULL or "" prints as "-" (CSV: empty). */
 void	table_row(struct table *, ...);
 void	table_print(struct table *, FILE *);
 void	table_release(struct table *);

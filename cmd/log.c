@@ -57,7 +57,7 @@ static const struct lab_opt log_opts[] = {
 };
 
 static const struct lab_verb log_verbs[] = {
-	{ NULL, "", 0, 0, LAB_VERB_JSON, log_run, log_opts,
+	{ NULL, "", 0, 0, LAB_VERB_JSON | LAB_VERB_CSV, log_run, log_opts,
 	  "show the audit log: time, user, command line (secrets redacted) "
 	  "and result" },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },

@@ -313,17 +313,17 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 
 static const struct lab_verb ls_verbs[] = {
 	{ "hosts", "[TARGET...]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_TARGETS, ls_hosts, NULL,
+	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS, ls_hosts, NULL,
 	  "list hosts: model, role, groups, BMC, NIC and disk counts" },
 	{ "disks", "[TARGET...]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_TARGETS, ls_disks, NULL,
+	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS, ls_disks, NULL,
 	  "list disks: slot, kind, size and controller" },
 	{ "nics", "[TARGET...]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_TARGETS, ls_nics, NULL,
+	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS, ls_nics, NULL,
 	  "list NICs and their MACs" },
-	{ "switches", "[SWITCH...]", 0, LAB_ARGS_ANY, LAB_VERB_JSON,
+	{ "switches", "[SWITCH...]", 0, LAB_ARGS_ANY, LAB_VERB_JSON | LAB_VERB_CSV,
 	  ls_switches, NULL, "list switches and their SNMP settings" },
-	{ "groups", "[GROUP...]", 0, LAB_ARGS_ANY, LAB_VERB_JSON, ls_groups,
+	{ "groups", "[GROUP...]", 0, LAB_ARGS_ANY, LAB_VERB_JSON | LAB_VERB_CSV, ls_groups,
 	  NULL, "list groups and their hosts" },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
 };

@@ -27,6 +27,8 @@ report(struct lab_call *call, struct lab_bmc_run *run, struct lab_err *err)
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
 	table_init(&t, 3, "HOST", "STATE", "RESULT");
+	table_paint(&t, 1);
+	table_paint(&t, 2);
 	for (i = 0; i < run->n; i++) {
 		r = &run->res[i];
 		lab_json_obj_begin(&j);
@@ -112,7 +114,7 @@ static const struct lab_opt wait_opts[] = {
 	{ NULL, NULL, NULL },
 };
 
-#define ACT	(LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS | \
+#define ACT	(LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS | \
 		 LAB_VERB_MUTATES)
 
 static const struct lab_verb power_verbs[] = {
@@ -128,7 +130,8 @@ static const struct lab_verb power_verbs[] = {
 	{ "soft", "TARGET...", 1, LAB_ARGS_ANY, ACT, power_soft, wait_opts,
 	  "ask the OS to shut down (ACPI)", cmd_bmc_opts },
 	{ "status", "TARGET...", 1, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS, power_status,
+	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS,
+	  power_status,
 	  NULL, "read the chassis power state", cmd_bmc_opts },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };

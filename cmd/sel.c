@@ -65,7 +65,8 @@ sel_run(struct lab_call *call, struct lab_err *err)
 
 static const struct lab_verb sel_verbs[] = {
 	{ NULL, "TARGET...", 1, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS, sel_run, NULL,
+	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS,
+	  sel_run, NULL,
 	  "read the System Event Log", cmd_bmc_opts },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };

@@ -59,6 +59,7 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
 	table_init(&t, 5, "HOST", "SENSOR", "VALUE", "TYPE", "STATE");
+	table_paint(&t, 4);
 	for (i = 0; i < run.n; i++) {
 		const struct lab_power_result	*r = &run.res[i];
 
@@ -85,7 +86,8 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 
 static const struct lab_verb sensors_verbs[] = {
 	{ NULL, "TARGET...", 1, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_TARGETS, sensors_run, NULL,
+	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS,
+	  sensors_run, NULL,
 	  "read every sensor of the SDR: value, unit and state", cmd_bmc_opts },
 	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
 };

@@ -172,7 +172,7 @@ ports(struct lab_call *call, struct lab_err *err)
 		lab_port_rows_release(&r);
 		return err->code;
 	}
-	if (r.n == 0 && !call->json)
+	if (r.n == 0 && !call->json && !call->csv)
 		printf("%s: never discovered: run 'lab switch discover %s'\n",
 		    call->argv[0], call->argv[0]);
 	lab_buf_init(&b);
@@ -180,6 +180,7 @@ ports(struct lab_call *call, struct lab_err *err)
 	lab_json_arr_begin(&j);
 	table_init(&t, 7, "IFINDEX", "PORT", "STATUS", "SPEED", "DUPLEX",
 	    "HOST", "ALIAS");
+	table_paint(&t, 2);
 	for (i = 0; i < r.n; i++) {
 		const struct lab_port_row	*p = &r.v[i];
 
@@ -207,11 +208,14 @@ ports(struct lab_call *call, struct lab_err *err)
 	if (call->json)
 		rc = cmd_write(&b, err) == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;
 	else {
-		if (r.n > 0)
+		if (r.n > 0 || call->csv)
 			table_print(&t, stdout);
-		for (i = 0; i < f.n; i++)
-			printf("%-8s %s: %s\n", f.v[i].severity,
+		for (i = 0; i < f.n && !call->csv; i++) {
+			table_word(stdout, f.v[i].severity);
+			printf("%*s %s: %s\n", (int)(strlen(f.v[i].severity) <
+			    8 ? 8 - strlen(f.v[i].severity) : 0), "",
 			    f.v[i].subject, f.v[i].message);
+		}
 		rc = LAB_EXIT_OK;
 	}
 	table_release(&t);
@@ -277,7 +281,7 @@ static const struct lab_verb switch_verbs[] = {
 	  LAB_VERB_JSON | LAB_VERB_MUTATES, discover, discover_opts,
 	  "read ports, MAC table, VLANs, LAGs and CDP/LLDP neighbours over "
 	  "SNMP, store them, and map every NIC to its port" },
-	{ "ports", "SWITCH", 1, 1, LAB_VERB_JSON, ports, NULL,
+	{ "ports", "SWITCH", 1, 1, LAB_VERB_JSON | LAB_VERB_CSV, ports, NULL,
 	  "the port table of the last discovery, with the host on each port" },
 	{ "sync", "SWITCH", 1, 1, LAB_VERB_DRYRUN | LAB_VERB_MUTATES,
 	  sync_run, NULL, "write port descriptions (ifAlias) \"host nic\" "

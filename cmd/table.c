@@ -1,8 +1,40 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdarg.h>
+#include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
+#include <unistd.h>
 
+#include "lab/parse.h"
 #include "lab.h"
+
+/* How tables reach stdout: chosen once by table_setup(). */
+static int	out_csv;	/* CSV instead of a table */
+static int	out_color;	/* stdout is a terminal and NO_COLOR is unset */
+static size_t	out_cols;	/* the terminal's width; 0: not a terminal */
+
+/* Chooses CSV or a table, and for a terminal its width and colour. */
+void
+table_setup(int csv)
+{
+	struct winsize	 ws;
+	const char	*e, *term = getenv("TERM");
+	long		 v;
+
+	out_csv = csv;
+	if (!isatty(STDOUT_FILENO))
+		return;
+	e = getenv("NO_COLOR");
+	out_color = (e == NULL || *e == '\0') &&
+	    (term == NULL || strcmp(term, "dumb") != 0);
+	if ((e = getenv("COLUMNS")) != NULL &&
+	    lab_parse_int(e, 1, 100000, &v) == 0)
+		out_cols = (size_t)v;
+	else if (ioctl(STDOUT_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 0)
+		out_cols = ws.ws_col;
+	else
+		out_cols = 80;
+}
 
 /* Starts a table with its column headers. */
 void
@@ -12,6 +44,7 @@ table_init(struct table *t, size_t ncols, ...)
 	size_t	i;
 
 	t->ncols = ncols;
+	t->paint = 0;
 	lab_strv_init(&t->cells);
 	va_start(ap, ncols);
 	for (i = 0; i < ncols; i++)
@@ -19,7 +52,7 @@ table_init(struct table *t, size_t ncols, ...)
 	va_end(ap);
 }
 
-/* Adds a row; NULL cells print as "-". */
+/* Adds a row; NULL and empty cells print as "-" (empty in CSV). */
 void
 table_row(struct table *t, ...)
 {
@@ -30,9 +63,40 @@ table_row(struct table *t, ...)
 	va_start(ap, t);
 	for (i = 0; i < t->ncols; i++) {
 		s = va_arg(ap, const char *);
-		lab_strv_add(&t->cells, s != NULL && *s != '\0' ? s : "-");
+		lab_strv_add(&t->cells, s != NULL ? s : "");
 	}
 	va_end(ap);
+}
+
+/* Colours the state words of column col on a terminal. */
+void
+table_paint(struct table *t, size_t col)
+{
+	if (col < 32)
+		t->paint |= 1u << col;
+}
+
+/* The colour of a state word, or NULL. */
+static const char *
+color_of(const char *w)
+{
+	static const char *const good[] = { "on", "up", "ok", "info", NULL };
+	static const char *const bad[] = { "off", "down", "failed", "error",
+		"critical", "fail", NULL };
+	static const char *const warn[] = { "?", "unknown", "warning", "warn",
+		"lowerlayerdown", "notpresent", NULL };
+	size_t	i;
+
+	for (i = 0; good[i] != NULL; i++)
+		if (strcmp(w, good[i]) == 0)
+			return "\033[32m";
+	for (i = 0; bad[i] != NULL; i++)
+		if (strcmp(w, bad[i]) == 0)
+			return "\033[31m";
+	for (i = 0; warn[i] != NULL; i++)
+		if (strcmp(w, warn[i]) == 0)
+			return "\033[33m";
+	return NULL;
 }
 
 /* Display width of UTF-8 text (one column per character). */
@@ -47,27 +111,123 @@ width(const char *s)
 	return n;
 }
 
-/* Prints the table, columns padded to their widest cell. */
+/* Prints at most w columns of s, ending in "…" when cut. */
+static void
+put_cut(FILE *f, const char *s, size_t w)
+{
+	size_t	n = 0;
+
+	if (width(s) <= w || w == 0) {
+		fputs(s, f);
+		return;
+	}
+	for (; *s != '\0'; s++) {
+		if (((unsigned char)*s & 0xc0) != 0x80 && ++n == w)
+			break;
+		fputc(*s, f);
+	}
+	fputs("\xe2\x80\xa6", f);
+}
+
+/* Prints a state word, coloured on a terminal. */
+void
+table_word(FILE *f, const char *w)
+{
+	const char	*c = out_color ? color_of(w) : NULL;
+
+	if (c != NULL)
+		fprintf(f, "%s%s\033[0m", c, w);
+	else
+		fputs(w, f);
+}
+
+/* RFC 4180: quote a field holding a comma, quote or line break. */
+static void
+put_csv(FILE *f, const char *s)
+{
+	if (strpbrk(s, ",\"\r\n") == NULL) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s != '\0'; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+print_csv(struct table *t, FILE *f)
+{
+	size_t	i;
+
+	for (i = 0; i < t->cells.n; i++) {
+		put_csv(f, t->cells.v[i]);
+		fputc((i + 1) % t->ncols == 0 ? '\n' : ',', f);
+	}
+}
+
+/* Narrows the widest columns, down to 4, until a row fits the terminal. */
+static void
+fit(size_t *w, size_t ncols)
+{
+	size_t	total = 0, c, widest;
+
+	for (c = 0; c < ncols; c++)
+		total += w[c] + (c + 1 < ncols ? 2 : 0);
+	while (total > out_cols) {
+		for (widest = 0, c = 1; c < ncols; c++)
+			if (w[c] > w[widest])
+				widest = c;
+		if (w[widest] <= 4)
+			break;
+		w[widest]--;
+		total--;
+	}
+}
+
+/* Prints the table: CSV, or columns padded to their widest cell. */
 void
 table_print(struct table *t, FILE *f)
 {
-	size_t	w[32] = { 0 }, i, c, len;
+	size_t		 w[32] = { 0 }, i, c, len;
+	const char	*s, *col;
+	int		 tty = f == stdout && out_cols > 0;
 
 	if (t->ncols == 0 || t->ncols > 32)
 		return;
+	if (f == stdout && out_csv) {
+		print_csv(t, f);
+		return;
+	}
 	for (i = 0; i < t->cells.n; i++) {
-		len = width(t->cells.v[i]);
+		len = *t->cells.v[i] != '\0' ? width(t->cells.v[i]) : 1;
 		if (len > w[i % t->ncols])
 			w[i % t->ncols] = len;
 	}
+	if (tty)
+		fit(w, t->ncols);
 	for (i = 0; i < t->cells.n; i++) {
 		c = i % t->ncols;
-		fputs(t->cells.v[i], f);
+		s = *t->cells.v[i] != '\0' ? t->cells.v[i] : "-";
+		col = tty && out_color && i >= t->ncols &&
+		    (t->paint & (1u << c)) ? color_of(s) : NULL;
+		if (col != NULL)
+			fputs(col, f);
+		if (tty)
+			put_cut(f, s, w[c]);
+		else
+			fputs(s, f);
+		if (col != NULL)
+			fputs("\033[0m", f);
+		len = width(s);
 		if (c + 1 == t->ncols)
 			fputc('\n', f);
 		else
-			fprintf(f, "%*s", (int)(w[c] - width(t->cells.v[i]) + 2),
-			    "");
+			fprintf(f, "%*s", (int)(len < w[c] ? w[c] - len + 2 :
+			    2), "");
 	}
 }
 

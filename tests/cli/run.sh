@@ -47,7 +47,7 @@ fi
 rc=0
 eval "lab $(cat "$DIR/$NAME.args")" >"$T/out" 2>"$T/err" || rc=$?
 norm() {
-	sed -e "s|$T|\$T|g" -e "s/  $ME  /  <USER>  /" -e "s/\"user\": \"$ME\"/\"user\": \"<USER>\"/" \
+	sed -e "s|$T|\$T|g" -e "s/  $ME  /  <USER>  /" -e "s/^\([^,]*\),$ME,/\1,<USER>,/" -e "s/\"user\": \"$ME\"/\"user\": \"<USER>\"/" \
 	    -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z/<TIME>/g' "$1"
 }
 fail=0
