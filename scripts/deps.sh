@@ -4,6 +4,7 @@
 #   sh scripts/deps.sh build    to build lab
 #   sh scripts/deps.sh demo     to build it and run the demo
 #   sh scripts/deps.sh test     to build it and run every test
+#   sh scripts/deps.sh package  to build the Debian package
 # Runs as root (or through sudo); installs nothing that is already there.
 set -eu
 
@@ -16,12 +17,15 @@ demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
 test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
 libclang-rt-14-dev libxml2-utils chromium"
+# the Debian package (scripts/package.sh)
+package="$build debhelper devscripts lintian dpkg-dev fakeroot"
 
 case ${1:-build} in
 build) want=$build ;;
 demo) want=$demo ;;
 test) want=$test ;;
-*) echo "usage: sh scripts/deps.sh build|demo|test" >&2; exit 2 ;;
+package) want=$package ;;
+*) echo "usage: sh scripts/deps.sh build|demo|test|package" >&2; exit 2 ;;
 esac
 
 missing=
