@@ -18,7 +18,7 @@ demo="$build openipmi iproute2 util-linux snmpsim snmp"
 test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
 libclang-rt-14-dev libxml2-utils chromium"
 # the Debian package (scripts/package.sh)
-package="$build debhelper devscripts lintian dpkg-dev fakeroot"
+package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
 
 case ${1:-build} in
 build) want=$build ;;
