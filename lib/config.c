@@ -160,10 +160,8 @@ int
 lab_config_load(const char *path, struct lab_config **ret,
     struct lab_err *err)
 {
-	struct stat	 st;
 	char		*buf;
 	size_t		 off = 0;
-	ssize_t		 n;
 	int		 fd, rc;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
@@ -174,24 +172,8 @@ lab_config_load(const char *path, struct lab_config **ret,
 		return lab_err_set(err, LAB_EXIT_ENV, "config file '%s': %s",
 		    path, strerror(errno));
 	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return lab_err_set(err, LAB_EXIT_ENV, "config file '%s' is "
-		    "not a regular file", path);
-	}
-	if (st.st_size > 1024 * 1024) {
-		close(fd);
-		return lab_err_set(err, LAB_EXIT_INPUT, "%s:1:1: config file "
-		    "is too large", path);
-	}
-	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
-		close(fd);
-		return lab_err_oom(err);
-	}
-	while (off < (size_t)st.st_size &&
-	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
-		off += (size_t)n;
-	close(fd);
+	if (yaml_file_read(fd, path, 1024 * 1024, &buf, &off, err) == -1)
+		return -1;
 	rc = lab_config_load_buf(path, buf, off, ret, err);
 	free(buf);
 	return rc;

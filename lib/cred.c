@@ -185,7 +185,6 @@ lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 	struct stat	 st;
 	char		*buf;
 	size_t		 off = 0;
-	ssize_t		 n;
 	int		 fd, rc;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
@@ -196,30 +195,14 @@ lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 		return lab_err_set(err, LAB_EXIT_ENV, "credentials file "
 		    "'%s': %s", path, strerror(errno));
 	}
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return lab_err_set(err, LAB_EXIT_ENV, "credentials file '%s' "
-		    "is not a regular file", path);
-	}
-	if (st.st_mode & 077) {
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 077)) {
 		close(fd);
 		return lab_err_set(err, LAB_EXIT_ENV, "credentials file '%s' "
 		    "is open to group or others (mode %04o): run 'chmod 600 "
 		    "%s'", path, (unsigned)(st.st_mode & 07777), path);
 	}
-	if (st.st_size > 1024 * 1024) {
-		close(fd);
-		return lab_err_set(err, LAB_EXIT_INPUT, "%s:1:1: credentials "
-		    "file is too large", path);
-	}
-	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
-		close(fd);
-		return lab_err_oom(err);
-	}
-	while (off < (size_t)st.st_size &&
-	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
-		off += (size_t)n;
-	close(fd);
+	if (yaml_file_read(fd, path, 1024 * 1024, &buf, &off, err) == -1)
+		return -1;
 	rc = lab_creds_load_buf(path, buf, off, ret, err);
 	explicit_bzero(buf, off);
 	free(buf);

@@ -712,49 +712,16 @@ out:
 }
 
 static int
-read_file(const char *path, char **ret, size_t *retlen, struct lab_err *err)
-{
-	struct stat	 st;
-	char		*buf;
-	size_t		 off = 0;
-	ssize_t		 n;
-	int		 fd;
-
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
-		return lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path,
-		    strerror(errno));
-	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
-		close(fd);
-		return lab_err_set(err, LAB_EXIT_INPUT, "%s: not a regular file",
-		    path);
-	}
-	if ((uint64_t)st.st_size > YAML_MAX_FILE) {
-		close(fd);
-		return lab_err_set(err, LAB_EXIT_INPUT, "%s:1:1: file is too "
-		    "large (%lld bytes, at most %u)", path,
-		    (long long)st.st_size, YAML_MAX_FILE);
-	}
-	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
-		close(fd);
-		return lab_err_oom(err);
-	}
-	while (off < (size_t)st.st_size &&
-	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
-		off += (size_t)n;
-	close(fd);
-	buf[off] = '\0';
-	*ret = buf;
-	*retlen = off;
-	return 0;
-}
-
-static int
 load_file(struct lab_inventory *inv, const char *path, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_freep) char *buf = NULL;
 	size_t	len = 0;
+	int	fd;
 
-	if (read_file(path, &buf, &len, err) == -1)
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+		return lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path,
+		    strerror(errno));
+	if (yaml_file_read(fd, path, YAML_MAX_FILE, &buf, &len, err) == -1)
 		return -1;
 	return lab_inventory_load_buf(inv, path, buf, len, err);
 }

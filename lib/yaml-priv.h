@@ -41,6 +41,14 @@ struct ynode {
  */
 int	yaml_tree_load(const char *name, const char *buf, size_t len,
 	    struct ynode **ret, struct lab_err *err);
+/*
+ * Reads the whole of an open file (fd is closed either way): it must be a
+ * regular file of at most max bytes. *ret is NUL-terminated and
+ * caller-owned. Errors name path; a file too large is LAB_EXIT_INPUT at
+ * "path:1:1", anything else LAB_EXIT_ENV.
+ */
+int	yaml_file_read(int fd, const char *path, size_t max, char **ret,
+	    size_t *retlen, struct lab_err *err);
 /* Frees a tree; NULL is a no-op. */
 void	yaml_tree_free(struct ynode *);
 /* True when a plain scalar spells null (~, null, empty). */

@@ -1,6 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <yaml.h>
 
 #include "yaml-priv.h"
@@ -395,4 +399,47 @@ yaml_is_null(const struct ynode *n)
 	return n->len == 0 || strcmp(n->value, "~") == 0 ||
 	    strcmp(n->value, "null") == 0 || strcmp(n->value, "Null") == 0 ||
 	    strcmp(n->value, "NULL") == 0;
+}
+
+/* Reads the whole of an open regular file of at most max bytes. */
+int
+yaml_file_read(int fd, const char *path, size_t max, char **ret,
+    size_t *retlen, struct lab_err *err)
+{
+	struct stat	 st;
+	char		*buf = NULL;
+	size_t		 off = 0;
+	ssize_t		 n = 0;
+	int		 rc = -1;
+
+	if (fstat(fd, &st) == -1 || !S_ISREG(st.st_mode)) {
+		lab_err_set(err, LAB_EXIT_ENV, "%s: not a regular file",
+		    path);
+		goto out;
+	}
+	if ((uint64_t)st.st_size > max) {
+		lab_err_set(err, LAB_EXIT_INPUT, "%s:1:1: file is too large "
+		    "(%lld bytes, at most %zu)", path, (long long)st.st_size,
+		    max);
+		goto out;
+	}
+	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
+		lab_err_oom(err);
+		goto out;
+	}
+	while (off < (size_t)st.st_size &&
+	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+		off += (size_t)n;
+	if (n == -1) {
+		lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path, strerror(errno));
+		free(buf);
+		goto out;
+	}
+	buf[off] = '\0';
+	*ret = buf;
+	*retlen = off;
+	rc = 0;
+out:
+	close(fd);
+	return rc;
 }
