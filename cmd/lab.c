@@ -16,6 +16,7 @@ const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_boot,
 	&lab_cmd_completion,
 	&lab_cmd_config,
+	&lab_cmd_console,
 	&lab_cmd_export,
 	&lab_cmd_help,
 	&lab_cmd_import,

@@ -74,6 +74,7 @@ struct lab_call {
 extern const struct lab_cmd lab_cmd_boot;
 extern const struct lab_cmd lab_cmd_completion;
 extern const struct lab_cmd lab_cmd_config;
+extern const struct lab_cmd lab_cmd_console;
 extern const struct lab_cmd lab_cmd_export;
 extern const struct lab_cmd lab_cmd_help;
 extern const struct lab_cmd lab_cmd_import;
