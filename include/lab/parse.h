@@ -35,6 +35,12 @@ void	lab_format_size_human(uint64_t, char *buf, size_t len);
  */
 int	lab_parse_mac(const char *, char *ret, const char **why);
 
+/* An IPv4 or IPv6 literal (no host names). */
+int	lab_check_ip(const char *, const char **why);
+
+/* An IPv4 or IPv6 address with a prefix length: "192.0.2.30/24". */
+int	lab_check_cidr(const char *, const char **why);
+
 /* An IPv4 or IPv6 literal, or a DNS host name (RFC 1123). */
 int	lab_check_address(const char *, const char **why);
 

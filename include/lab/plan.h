@@ -1,0 +1,102 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_PLAN_H
+#define LAB_PLAN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/err.h"
+#include "lab/inventory.h"
+#include "lab/json.h"
+#include "lab/str.h"
+
+/*
+ * Provisioning plans. A planner is a pure function: a host from the
+ * inventory and a request in, a plan out. Nothing is contacted; facts
+ * read off the target (does its ZFS have lz4?) come in the request.
+ */
+
+enum lab_step_kind {
+	LAB_STEP_CHECK,		/* a read-only shell check; non-zero stops */
+	LAB_STEP_RUN,		/* a shell command (or short script) */
+	LAB_STEP_WRITE,		/* a file written whole, atomically */
+};
+
+struct lab_step {
+	enum lab_step_kind	 kind;
+	char			*text;		/* CHECK/RUN: shell; WRITE: path */
+	char			*content;	/* WRITE: the file's bytes */
+	int			 mode;		/* WRITE: e.g. 0644 */
+	char			*comment;	/* one line shown above, or NULL */
+	int			 reconnect;	/* run on a new SSH connection */
+	int			 timeout_s;	/* 0: the default */
+};
+
+struct lab_plan {
+	char			*host;
+	char			*kind;		/* "storage" | "network" */
+	char			*layout;	/* "raid10", "active-backup", ... */
+	struct lab_step		*steps;
+	size_t			 nsteps;
+	uint64_t		 usable_bytes;	/* storage; 0 for network */
+	struct lab_strv		 warnings;
+	int			 placeholders;	/* a disk lacks its device */
+	int			 rollback_s;	/* network: 0 or the window */
+};
+
+/* Facts read off the target before apply; -1 means unknown. */
+struct lab_target_facts {
+	int	zfs_lz4;	/* the target's ZFS has compression=lz4 */
+};
+
+struct lab_storage_req {
+	const char		*layout;	/* raid10 raidz1 raidz2 mirror
+						   stripe md-raid1 md-raid10
+						   md-raid5, or NULL */
+	const char		*layout_name;	/* a layout file: its name */
+	const char		*layout_text;	/*   and its YAML text */
+	const char *const	*disks;		/* slots; NULL: the default */
+	size_t			 ndisks;
+	const char		*cache;		/* slot of an L2ARC SSD, or NULL */
+	const char		*log;		/* slot of a SLOG SSD, or NULL */
+	const char		*pool;		/* pool or VG name, or NULL */
+	int			 force;		/* allow partition tables */
+	struct lab_target_facts	 facts;
+};
+
+/* A NIC as switch discovery last saw it. */
+struct lab_bond_nic {
+	const char	*name;
+	const char	*switch_name;	/* NULL: never seen on a switch */
+	const char	*port;
+	const char	*lag;		/* the port's LAG, or NULL */
+};
+
+struct lab_bond_req {
+	const char		*mode;		/* active-backup 802.3ad
+						   balance-alb */
+	const char *const	*nics;		/* NULL: all the host's NICs */
+	size_t			 nnics;
+	const char		*bridge;	/* "br0", or NULL */
+	const char		*renderer;	/* ifupdown networkd netplan;
+						   NULL: ifupdown */
+	const struct lab_bond_nic *seen;	/* what discovery knows */
+	size_t			 nseen;
+	int			 rollback_s;	/* 0: 60 */
+};
+
+int	lab_plan_storage(const struct lab_host *,
+	    const struct lab_storage_req *, struct lab_plan **ret,
+	    struct lab_err *);
+int	lab_plan_bond(const struct lab_host *, const struct lab_bond_req *,
+	    struct lab_plan **ret, struct lab_err *);
+void	lab_plan_free(struct lab_plan *);
+
+/* {host, kind, layout, steps: [{run|check|write, ...}], usable_bytes,
+   warnings} */
+void	lab_plan_json(struct lab_json *, const struct lab_plan *);
+/* The plan as people read it (like terraform plan). */
+int	lab_plan_text(const struct lab_plan *, struct lab_buf *,
+	    struct lab_err *);
+
+#endif
