@@ -23,6 +23,7 @@ const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_init,
 	&lab_cmd_log,
 	&lab_cmd_ls,
+	&lab_cmd_media,
 	&lab_cmd_power,
 	&lab_cmd_report,
 	&lab_cmd_sel,

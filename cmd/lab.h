@@ -81,6 +81,7 @@ extern const struct lab_cmd lab_cmd_import;
 extern const struct lab_cmd lab_cmd_init;
 extern const struct lab_cmd lab_cmd_log;
 extern const struct lab_cmd lab_cmd_ls;
+extern const struct lab_cmd lab_cmd_media;
 extern const struct lab_cmd lab_cmd_power;
 extern const struct lab_cmd lab_cmd_report;
 extern const struct lab_cmd lab_cmd_sel;

@@ -16,6 +16,7 @@ build="$build scdoc"
 demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
 test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
+openssh-server openssh-client openssl
 libclang-rt-14-dev libxml2-utils chromium"
 # the Debian package (scripts/package.sh)
 package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
