@@ -62,11 +62,11 @@ make_raw(void)
 struct session {
 	struct lab_console	*con;
 	const char		*host;
-	int			 logfd;		/* --log, or -1 */
-	int			 line_start;	/* the next key starts a line */
-	int			 esc;		/* ~ typed at a line start */
-	int			 in_open;	/* stdin not at its end */
-	int			 leave;		/* ~. typed */
+	int			 logfd;	/* --log, or -1 */
+	int			 line_start; /* the next key starts one */
+	int			 esc;	/* ~ typed at a line start */
+	int			 in_open; /* stdin not at its end */
+	int			 leave;	/* ~. typed */
 };
 
 /* A line on stderr; a raw terminal needs its carriage return. */
@@ -193,8 +193,8 @@ relay(struct session *s, const sigset_t *unblocked, struct lab_err *err)
 				/* raw first: the line says it is ready */
 				make_raw();
 				say(s, "connected to BMC %s (serial-over-LAN); "
-				    "type ~. at the start of a line to leave, ~? "
-				    "for help", lab_console_peer(s->con));
+				    "type ~. at the start of a line to leave, "
+				    "~? for help", lab_console_peer(s->con));
 			}
 			if (n > 0 && output(s, buf, (size_t)n, err) == -1)
 				return -1;
@@ -225,8 +225,8 @@ parse(struct lab_call *call, struct lab_console_req *req, struct lab_err *err)
 	req->force = cmd_opt(call, "force") != NULL;
 	if ((s = cmd_opt(call, "timeout")) != NULL) {
 		if (lab_parse_int(s, 1, 3600, &v) == -1)
-			return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
-			    "seconds from 1 to 3600, not '%s'", s);
+			return lab_err_set(err, LAB_EXIT_INPUT, "--timeout "
+			    "takes seconds from 1 to 3600, not '%s'", s);
 		req->timeout_ms = (int)v * 1000;
 	}
 	if ((s = cmd_opt(call, "privilege")) != NULL) {
@@ -237,8 +237,8 @@ parse(struct lab_call *call, struct lab_console_req *req, struct lab_err *err)
 		else if (strcmp(s, "admin") == 0)
 			req->privilege = LAB_IPMI_PRIV_ADMIN;
 		else
-			return lab_err_set(err, LAB_EXIT_INPUT, "--privilege is "
-			    "user, operator or admin, not '%s'", s);
+			return lab_err_set(err, LAB_EXIT_INPUT, "--privilege "
+			    "is user, operator or admin, not '%s'", s);
 	}
 	return 0;
 }
@@ -254,7 +254,8 @@ session(struct lab_call *call, struct session *s,
 	const char		*log = cmd_opt(call, "log");
 	int			rc;
 
-	if (h->bmc != NULL && lab_creds_load(call->cred_path, &creds, err) == -1)
+	if (h->bmc != NULL &&
+	    lab_creds_load(call->cred_path, &creds, err) == -1)
 		return -1;
 	if (log != NULL && (s->logfd = open(log, O_WRONLY | O_APPEND | O_CREAT |
 	    O_CLOEXEC | O_NOCTTY, 0600)) == -1)

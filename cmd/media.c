@@ -21,16 +21,16 @@ parse(struct lab_call *call, struct lab_media_req *req, struct lab_err *err)
 	if ((s = cmd_opt(call, "timeout")) != NULL ||
 	    (s = cmd_setting(LAB_CONFIG_TIMEOUT)) != NULL) {
 		if (lab_parse_int(s, 1, 3600, &v) == -1)
-			return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
-			    "seconds from 1 to 3600, not '%s'", s);
+			return lab_err_set(err, LAB_EXIT_INPUT, "--timeout "
+			    "takes seconds from 1 to 3600, not '%s'", s);
 		req->timeout_ms = (int)v * 1000;
 	}
 	if ((s = cmd_opt(call, "fanout")) != NULL ||
 	    (s = cmd_setting(LAB_CONFIG_FANOUT)) != NULL) {
 		if (lab_parse_int(s, 1, LAB_FANOUT_MAX, &v) == -1)
-			return lab_err_set(err, LAB_EXIT_INPUT, "--fanout takes "
-			    "a number from 1 to %d, not '%s'", LAB_FANOUT_MAX,
-			    s);
+			return lab_err_set(err, LAB_EXIT_INPUT, "--fanout "
+			    "takes a number from 1 to %d, not '%s'",
+			    LAB_FANOUT_MAX, s);
 		req->fanout = (size_t)v;
 	}
 	req->accept_new = cmd_opt(call, "accept-new") != NULL;
@@ -166,7 +166,9 @@ media_run(struct lab_call *call, enum lab_media_verb verb,
 		goto out;
 	}
 	for (i = 0; i < hosts.n && !req.dry_run; i++) {
-		const struct lab_host	*h = lab_inventory_host(inv, hosts.v[i]);
+		const struct lab_host	*h;
+
+		h = lab_inventory_host(inv, hosts.v[i]);
 
 		if (h->bmc != NULL && strcmp(h->bmc->type, "ilo2") == 0)
 			need_creds = 1;

@@ -22,9 +22,9 @@
 struct lab_console {
 	ipmiconsole_ctx_t	 ctx;
 	int			 fd;
-	int			 ready;		/* the marker byte was read */
-	int			 ilo2;		/* for the hint when SOL is absent */
-	int			 engine;	/* the engine thread is running */
+	int			 ready;	/* the marker byte was read */
+	int			 ilo2;	/* the hint when SOL is absent */
+	int			 engine; /* the engine thread is running */
 	char			 peer[300];	/* "ADDRESS:PORT" */
 };
 
@@ -53,7 +53,8 @@ console_flags(unsigned wa)
 		{ LAB_IPMI_WA_SOLSTATUS, WA(SKIP_SOL_ACTIVATION_STATUS) },
 		{ LAB_IPMI_WA_SOLCHANNELSUPPORT,
 		    WA(SKIP_CHANNEL_PAYLOAD_SUPPORT) },
-		{ LAB_IPMI_WA_SERIALALERTSDEFERRED, WA(SERIAL_ALERTS_DEFERRED) },
+		{ LAB_IPMI_WA_SERIALALERTSDEFERRED,
+		    WA(SERIAL_ALERTS_DEFERRED) },
 		{ LAB_IPMI_WA_SOLPACKETSEQ, WA(INCREMENT_SOL_PACKET_SEQUENCE) },
 	};
 	unsigned	f = 0;

@@ -55,10 +55,10 @@ lab_media_url_check(const char *url, struct lab_err *err)
 	for (p = url; *p != '\0'; p++)
 		if (*p <= ' ' || *p >= 0x7f || *p == '"' || *p == '\'' ||
 		    *p == '\\' || *p == '`' || *p == '<' || *p == '>')
-			return lab_err_set(err, LAB_EXIT_INPUT, "the image URL "
-			    "has a character the iLO's command line cannot take "
-			    "(0x%02x at %zu): percent-encode it", (unsigned char)*p,
-			    (size_t)(p - url) + 1);
+			return lab_err_set(err, LAB_EXIT_INPUT, "the image "
+			    "URL has a character the iLO's command line cannot "
+			    "take (0x%02x at %zu): percent-encode it",
+			    (unsigned char)*p, (size_t)(p - url) + 1);
 	return 0;
 }
 
@@ -217,7 +217,8 @@ insert(struct conv *cv, const struct lab_media_req *req, struct lab_err *err)
 	}
 	/* HP's order: the image, then connect, then the boot option */
 	if (!same) {
-		if ((cmd = lab_asprintf("vm cdrom insert %s", req->url)) == NULL) {
+		cmd = lab_asprintf("vm cdrom insert %s", req->url);
+		if (cmd == NULL) {
 			free(old);
 			return lab_err_oom(err);
 		}
@@ -412,8 +413,8 @@ lab_media_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
 	for (i = 0; i < hosts->n; i++) {
 		if ((run.hosts[i] = lab_inventory_host(inv, hosts->v[i])) ==
 		    NULL)
-			rc = lab_err_set(err, LAB_EXIT_INPUT, "unknown host '%s'",
-			    hosts->v[i]);
+			rc = lab_err_set(err, LAB_EXIT_INPUT, "unknown host "
+			    "'%s'", hosts->v[i]);
 		else if ((run.res[i].host = lab_strdup(hosts->v[i])) == NULL)
 			rc = lab_err_oom(err);
 		else

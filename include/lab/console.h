@@ -16,8 +16,8 @@
  * workaround words, of which these map to libipmiconsole's flags:
  *
  *	authcap intel20 supermicro20 sun20 opensesspriv
- *	integritycheckvalue nochecksumcheck	the session, as for power
- *	solpayloadsize		IPMICONSOLE_WORKAROUND_IGNORE_SOL_PAYLOAD_SIZE
+ *	integritycheckvalue nochecksumcheck	as for power
+ *	solpayloadsize	IPMICONSOLE_WORKAROUND_IGNORE_SOL_PAYLOAD_SIZE
  *	solport			..._IGNORE_SOL_PORT
  *	solstatus		..._SKIP_SOL_ACTIVATION_STATUS
  *	solchannelsupport	..._SKIP_CHANNEL_PAYLOAD_SUPPORT
@@ -33,20 +33,21 @@
  * caller's signal mask: block the signals the caller handles first.
  *
  * Errors (the message starts "BMC ADDRESS:PORT: " once a BMC is known):
- *	no BMC recorded, no credential, SOL in use (without force), SOL
- *	not available, authentication, privilege, timeout	LAB_EXIT_PARTIAL
- *	bad cipher suite, user name or password too long	LAB_EXIT_INPUT
- *	out of memory, no engine thread				LAB_EXIT_ENV
+ *	LAB_EXIT_PARTIAL: no BMC recorded, no credential, SOL in use
+ *	  (without force), SOL not available, authentication, privilege,
+ *	  timeout
+ *	LAB_EXIT_INPUT: cipher suite 0, user name or password too long
+ *	LAB_EXIT_ENV: out of memory, no engine thread
  */
 
 struct lab_console_req {
-	int	force;		/* deactivate an active SOL session first */
-	int	privilege;	/* enum lab_ipmi_priv; 0: the inventory's,
-				   else operator */
-	int	timeout_ms;	/* no answer for this long ends the session;
-				   0: the inventory's, else 60 s */
-	int	keepalive_ms;	/* an IPMI keepalive after this much silence;
-				   0: 20 s, or a third of the timeout */
+	int	force;		/* deactivate an active session first */
+	int	privilege;	/* enum lab_ipmi_priv; 0: the
+				   inventory's, else operator */
+	int	timeout_ms;	/* silence that ends the session; 0:
+				   the inventory's, else 60 s */
+	int	keepalive_ms;	/* an IPMI keepalive after this much
+				   silence; 0: 20 s, or timeout / 3 */
 };
 
 struct lab_console;

@@ -60,11 +60,11 @@ struct lab_media_state {
 struct lab_clp_reply {
 	int	 status;	/* status=N; -1 when the reply had none */
 	char	*status_tag;	/* "COMMAND COMPLETED", or NULL */
-	char	*error_tag;	/* "COMMAND ERROR-UNSPECIFIED", or NULL */
+	char	*error_tag;	/* "COMMAND ERROR-UNSPECIFIED" or NULL */
 	char	*message;	/* the text lines after the header, joined
 				   by "; " ("No image present in the Virtual
 				   Media drive."), or NULL */
-	struct lab_strv	 lines;	/* every non-empty line, CR stripped */
+	struct lab_strv	 lines;	/* non-empty lines, CR stripped */
 };
 
 /*
@@ -111,26 +111,26 @@ extern const struct lab_clp_ops lab_clp_ssh_ops;
 
 struct lab_media_req {
 	enum lab_media_verb	 verb;
-	const char		*url;		/* insert: http:// or https:// */
-	int			 boot_once;	/* insert: boot from it once */
-	int			 accept_new;	/* trust an unknown iLO host key */
-	int			 timeout_ms;	/* per host; 0: 30 s */
-	int			 dry_run;	/* contact nothing, say what */
-	size_t			 fanout;	/* 0: LAB_FANOUT_DEFAULT */
-	const char		*home;		/* expands "~/" in known_hosts */
-	const struct lab_clp_ops *ops;		/* NULL: lab_clp_ssh_ops */
+	const char		*url;	/* insert: http:// or https:// */
+	int			 boot_once; /* insert: boot from it once */
+	int			 accept_new; /* trust an unknown host key */
+	int			 timeout_ms; /* per host; 0: 30 s */
+	int			 dry_run; /* contact nothing, say what */
+	size_t			 fanout; /* 0: LAB_FANOUT_DEFAULT */
+	const char		*home;	/* for "~/" in known_hosts */
+	const struct lab_clp_ops *ops;	/* NULL: lab_clp_ssh_ops */
 };
 
 /* One host's outcome. Strings are owned by the result. */
 struct lab_media_result {
 	char			*host;
-	char			*bmc;		/* "ADDRESS:22", or NULL */
+	char			*bmc;	/* "ADDRESS:22", or NULL */
 	int			 ok;
-	int			 unsupported;	/* no BMC, RAC, IPMI: nothing sent */
-	int			 acted;		/* a change was sent */
-	struct lab_media_state	 state;		/* the last one read */
-	struct lab_strv		 sent;		/* CLP commands, in order */
-	char			*note;		/* "inserted", "already in" ... */
+	int			 unsupported; /* RAC, IPMI, none: not sent */
+	int			 acted;	/* a change was sent */
+	struct lab_media_state	 state;	/* the last one read */
+	struct lab_strv		 sent;	/* CLP commands in order */
+	char			*note;	/* "inserted", "ejected" */
 	int64_t			 elapsed_ms;
 	struct lab_err		 err;		/* why not ok */
 };

@@ -13,7 +13,7 @@
 
 #include "tests.h"
 
-/* ---- parsing ------------------------------------------------------------ */
+/* ---- parsing --------------------------------------------------------- */
 
 static void
 test_parse(void)
@@ -103,14 +103,14 @@ test_url(void)
 	CHECK(lab_media_url_check(NULL, &err) == -1);
 }
 
-/* ---- a fake iLO ----------------------------------------------------------- */
+/* ---- a fake iLO ------------------------------------------------------ */
 
 static struct {
 	char		 url[256];
 	int		 connected;
 	const char	*boot;
 	int		 applet;
-	int		 drop;		/* insert answers 0, keeps nothing */
+	int		 drop;	/* insert answers 0, keeps nothing */
 	int		 opened;
 	struct lab_buf	 log;		/* commands, one a line */
 } ilo;
