@@ -16,11 +16,13 @@
 
 static const char ed_b64[] = "AAAAC3NzaC1lZDI1NTE5AAAAIAkMKoglM0VxhgWfSrAUfLzu"
     "FTR1Z1uyFCHX5jimlwkd";
-static const char ed_fp[] = "SHA256:qHxlqfNMr3bzYSnsRT3xUJwN65HFS5TyYgVXOQIkH8E";
+static const char ed_fp[] =
+    "SHA256:qHxlqfNMr3bzYSnsRT3xUJwN65HFS5TyYgVXOQIkH8E";
 static const char ec_b64[] = "AAAAE2VjZHNhLXNoYTItbmlzdHAyNTYAAAAIbmlzdHAyNTYA"
     "AABBBDj8ZchvwxXJfYAN5e6yBN41mRJs+oO9/gSlzxDYTKIXs3aIkCFA3m2gYH0LrtcA/8rk"
     "CWEudtEa3WIQa9hazjg=";
-static const char ec_fp[] = "SHA256:x1HAln2pri1K/Ma0o6ldsRYg1e/jZZl4jxPXV6kg+h4";
+static const char ec_fp[] =
+    "SHA256:x1HAln2pri1K/Ma0o6ldsRYg1e/jZZl4jxPXV6kg+h4";
 /* ssh-keygen -H of "[h.example]:2222 ssh-ed25519 <ed_b64>" */
 static const char ed_hashed[] = "|1|uNHxoho9SENyRThbjKKeCxnPnSE=|nZGaI+uD2zn/"
     "f+CgK2h+Xgg+dGo=";
@@ -248,7 +250,8 @@ test_known_prefs(LIBSSH2_SESSION *session)
 	CHECK_STR(got, "ssh-ed25519");
 
 	/* only ssh-dss known: needs legacy_crypto */
-	snprintf(text, sizeof(text), "h.example ssh-dss AAAAB3NzaC1kc3MAAA==\n");
+	snprintf(text, sizeof(text),
+	    "h.example ssh-dss AAAAB3NzaC1kc3MAAA==\n");
 	CHECK(prefs(session, text, 22, 0, got, sizeof(got), &err) < 0);
 	CHECK(err.code == LAB_EXIT_ENV);
 	CHECK_HAS(err.msg, "holds only ssh-dss keys for h.example");
