@@ -64,6 +64,20 @@ int		 disk_ide_warn(struct lab_plan *, const struct lab_host *,
 /* "1.5 TB" */
 void		 size_human(uint64_t, char buf[32]);
 
+/* md RAID levels. */
+struct md_level {
+	const char	*name;		/* "raid1" */
+	const char	*mdadm;		/* --level= */
+	size_t		 min;		/* fewest devices */
+};
+const struct md_level	*md_level_find(const char *);
+/* The capacity of an array of n devices whose smallest has min bytes. */
+uint64_t		 md_usable(const struct md_level *, size_t n,
+			    uint64_t min);
+/* Refuses names mdadm or LVM would refuse (what: "volume group"). */
+int			 check_md_name(const char *, const char *what,
+			    struct lab_err *);
+
 /* The planners behind lab_plan_storage. */
 int	plan_zfs(const struct lab_host *, const struct lab_storage_req *,
 	    struct lab_plan **, struct lab_err *);
