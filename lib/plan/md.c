@@ -95,7 +95,7 @@ plan_md(const struct lab_host *h, const struct lab_storage_req *req,
 			min = v[i].d->size_bytes;
 	}
 	if (n < l->min) {
-		lab_err_set(err, LAB_EXIT_INPUT, "%s needs %zu disks or more, "
+		lab_err_set(err, LAB_EXIT_INPUT, "%s needs %zu disks or more; "
 		    "got %zu (%s%s)", req->layout, l->min, n,
 		    n ? "slots " : "none", slots);
 		goto out;

@@ -139,10 +139,10 @@ vdevs(struct lab_plan *p, const struct zlayout *z, struct pdisk *v, size_t n,
 
 	slots_of(v, n, slots, sizeof(slots));
 	if (n < z->min || (z->even && n % 2 != 0))
-		return lab_err_set(err, LAB_EXIT_INPUT, "%s needs %s%zu disks "
-		    "or more, got %zu (%s%s)", z->name,
-		    z->even ? "an even number of, " : "", z->min, n,
-		    n ? "slots " : "none", slots);
+		return lab_err_set(err, LAB_EXIT_INPUT, z->even ? "%s needs an "
+		    "even number of disks, %zu or more; got %zu (%s%s)" :
+		    "%s needs %zu disks or more; got %zu (%s%s)", z->name,
+		    z->min, n, n ? "slots " : "none", slots);
 	lab_buf_addf(what, "zfs %s:", z->name);
 	if (strcmp(z->name, "raid10") == 0) {
 		qsort(v, n, sizeof(*v), by_size);
