@@ -306,6 +306,9 @@ struct parser {
 	enum sh_state		 st;
 	int			 esc;	/* a backslash waits for its char */
 	char			 prev;	/* the last literal char */
+	/* where the last node was: nodes come in order of their offset */
+	size_t			 at_off;
+	int			 at_line, at_col;
 };
 
 /* Line and column of a byte offset. */
@@ -360,7 +363,19 @@ push(struct parser *p, enum nkind kind, size_t off)
 	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	n->off = off;
-	pos_of(t, off, &n->line, &n->col);
+	if (p->at_line == 0 || off < p->at_off) {
+		p->at_off = 0;
+		p->at_line = p->at_col = 1;
+	}
+	for (; p->at_off < off; p->at_off++) {
+		if (t->text[p->at_off] == '\n') {
+			p->at_line++;
+			p->at_col = 1;
+		} else if (((unsigned char)t->text[p->at_off] & 0xc0) != 0x80)
+			p->at_col++;
+	}
+	n->line = p->at_line;
+	n->col = p->at_col;
 	return n;
 }
 

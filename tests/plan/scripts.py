@@ -51,25 +51,24 @@ def main():
     netplan_bin = shutil.which("netplan") or "/usr/sbin/netplan"
     need(netplan_bin, "netplan.io")
     failed = 0
-    nscripts = nnetplan = 0
+    nnetplan = 0
     tmp = tempfile.mkdtemp()
     try:
+        # one file per distinct script, named after its first use
+        files = {}
+        where = {}
         for path in sorted(glob.glob(os.path.join(folder, "*.json"))):
             case = os.path.basename(path)[:-5]
             with open(path, encoding="utf-8") as f:
                 plan = json.load(f)
             for i, text in scripts(plan):
-                nscripts += 1
-                name = os.path.join(tmp, "%s-%d.sh" % (case, i))
-                with open(name, "w", encoding="utf-8") as f:
-                    f.write(text)
-                for cmd in (["sh", "-n", name],
-                            ["shellcheck", "-s", "sh", name]):
-                    r = subprocess.run(cmd, capture_output=True, text=True)
-                    if r.returncode != 0:
-                        failed += 1
-                        print("%s step %d: %s failed:\n%s%s" %
-                              (case, i, cmd[0], r.stdout, r.stderr))
+                if text not in files:
+                    name = os.path.join(tmp, "%s-step%d.sh" % (case, i))
+                    with open(name, "w", encoding="utf-8") as f:
+                        f.write(text)
+                    files[text] = name
+                where.setdefault(files[text], []).append("%s step %d" %
+                                                         (case, i))
             for i, target, content, mode in netplan(plan):
                 nnetplan += 1
                 root = os.path.join(tmp, "root-%s-%d" % (case, i))
@@ -86,9 +85,27 @@ def main():
                     print("%s step %d: netplan generate: exit %d, %d "
                           "files:\n%s%s" % (case, i, r.returncode,
                                             len(made), r.stdout, r.stderr))
+        names = sorted(files.values())
+        for name in names:
+            r = subprocess.run(["sh", "-n", name], capture_output=True,
+                               text=True)
+            if r.returncode != 0:
+                failed += 1
+                print("%s: sh -n failed:\n%s" % (", ".join(where[name]),
+                                                 r.stderr))
+        if names:
+            r = subprocess.run(["shellcheck", "-s", "sh", "-f", "gcc"] +
+                               names, capture_output=True, text=True)
+            if r.returncode != 0:
+                failed += 1
+                out = r.stdout
+                for name in names:
+                    out = out.replace(name, where[name][0])
+                print("shellcheck failed:\n%s%s" % (out, r.stderr))
+        nscripts = len(names)
     finally:
         shutil.rmtree(tmp)
-    print("%d scripts, %d netplan files checked, %d failures" %
+    print("%d distinct scripts, %d netplan files checked, %d failures" %
           (nscripts, nnetplan, failed))
     sys.exit(1 if failed else 0)
 
