@@ -46,9 +46,9 @@ struct node {
 	size_t		 off, len;	/* text: the bytes */
 	char		 name[NAME_MAX_LEN + 1];
 	enum filter	 filter;
-	int		 in_comment;	/* sh: the substitution is in a comment */
+	int		 in_comment;	/* sh: a substitution in a comment */
 	int		 line, col;
-	size_t		 end;		/* sections: the index of the end */
+	size_t		 end;		/* sections: where they end */
 };
 
 struct lab_template {
@@ -304,7 +304,7 @@ struct parser {
 	struct lab_err		*err;
 	/* the sh lexer, over the literal text in source order */
 	enum sh_state		 st;
-	int			 esc;	/* a backslash waits for its char */
+	int			 esc;	/* a backslash awaits its char */
 	char			 prev;	/* the last literal char */
 	/* where the last node was: nodes come in order of their offset */
 	size_t			 at_off;
@@ -631,7 +631,8 @@ parse(struct parser *p)
 	struct open		 stack[STACK_MAX * 4];
 	struct node		*n;
 	const char		*s = t->text, *q;
-	size_t			 pos = 0, text_from, tag, close, body, start, next;
+	size_t			 pos = 0, text_from, tag, close, body;
+	size_t			 start, next;
 	size_t			 depth = 0;
 	char			 sig;
 

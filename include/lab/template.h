@@ -11,9 +11,9 @@
 /*
  * The template renderer for templates/ (the syntax is in
  * templates/README.md). A template starts with a line naming its kind:
- *	{{%sh}}		a POSIX shell script: every {{name}} is quoted as
- *			one shell word, and only where the text around it
- *			is unquoted; {{name|raw}} inserts a plain word
+ *	{{%sh}}		a POSIX shell script: every {{name}} is quoted
+ *			as one shell word, and only where the text around
+ *			it is unquoted; {{name|raw}} inserts a plain word
  *			([A-Za-z0-9_./:=@%+,-] only) anywhere
  *	{{%yaml}}	YAML: {{name}} is a double-quoted YAML string
  *	{{%text}}	a config file: {{name}} is inserted as is, and must
@@ -40,7 +40,8 @@ void			 lab_tvars_freep(struct lab_tvars **);
  * allocation failure these return -1 and the record remembers it:
  * rendering it then fails, so callers may check once, at render time.
  */
-int	lab_tvars_set(struct lab_tvars *, const char *name, const char *value);
+int	lab_tvars_set(struct lab_tvars *, const char *name,
+	    const char *value);
 int	lab_tvars_setf(struct lab_tvars *, const char *name, const char *fmt,
 	    ...) LAB_PRINTF(3, 4);
 /* Sets name to "1" when on, else removes it: for {{#name}} and {{^name}}. */

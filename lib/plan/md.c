@@ -50,7 +50,8 @@ check_md_name(const char *name, const char *what, struct lab_err *err)
 		return lab_err_set(err, LAB_EXIT_INPUT, "bad %s name '%s': %s",
 		    what, name, why);
 	if (strcmp(name, ".") == 0 || strcmp(name, "..") == 0 ||
-	    strncmp(name, "snapshot", 8) == 0 || strncmp(name, "pvmove", 6) == 0)
+	    strncmp(name, "snapshot", 8) == 0 ||
+	    strncmp(name, "pvmove", 6) == 0)
 		return lab_err_set(err, LAB_EXIT_INPUT, "bad %s name '%s': "
 		    "reserved by LVM", what, name);
 	return 0;
@@ -67,7 +68,8 @@ plan_md(const struct lab_host *h, const struct lab_storage_req *req,
 	struct lab_plan		*p;
 	struct pdisk		*v = NULL;
 	const char		*vg = req->pool ? req->pool : "vg0";
-	char			 md[96], what[320], slots[256], comment[160];
+	char			 md[96], what[320], slots[256];
+	char			 comment[160];
 	char			 a1[32], a2[32], ms[32];
 	uint64_t		 min = UINT64_MAX;
 	size_t			 n = 0, i, off = 0;

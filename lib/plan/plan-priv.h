@@ -14,8 +14,9 @@
 struct lab_plan	*plan_new(const struct lab_host *, const char *kind,
 		    const char *layout);
 /* Adds a step; text (and content) are taken over, even on failure. */
-struct lab_step	*plan_step(struct lab_plan *, enum lab_step_kind, char *text,
-		    char *content, const char *comment, struct lab_err *);
+struct lab_step	*plan_step(struct lab_plan *, enum lab_step_kind,
+		    char *text, char *content, const char *comment,
+		    struct lab_err *);
 /* Adds a CHECK or RUN step rendered from a built-in template. */
 struct lab_step	*plan_script(struct lab_plan *, enum lab_step_kind,
 		    const char *tmpl, const struct lab_tvars *,
@@ -34,7 +35,7 @@ int		 plan_volume(struct lab_plan *, const char *name,
 /* A disk chosen for a plan. */
 struct pdisk {
 	const struct lab_disk	*d;
-	char			*dev;	/* its device, or a placeholder */
+	char			*dev;	/* the device, or a placeholder */
 };
 
 /*

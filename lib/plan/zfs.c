@@ -14,7 +14,7 @@
 
 struct zlayout {
 	const char	*name;
-	const char	*vdev;		/* the vdev word, or NULL (stripe) */
+	const char	*vdev;		/* the vdev word; NULL: stripe */
 	size_t		 min;
 	int		 even;
 	int		 parity;
@@ -251,7 +251,8 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 		compression = "on";
 		if (plan_warn(p, err, "the target's ZFS has no lz4 (an older "
 		    "pool version, such as zfs-fuse's 23): compression=on "
-		    "(lzjb) instead") == -1)
+		    "(lzjb) instead, and no sync property either (its writes "
+		    "behave as sync=standard)") == -1)
 			goto out;
 	} else if (req->facts.zfs_lz4 < 0 && plan_warn(p, err, "whether the "
 	    "target's ZFS has lz4 is not known: a check before apply "
@@ -268,6 +269,8 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 	lab_tvars_set(t, "pool", pool);
 	lab_tvars_set(t, "compression", compression);
 	lab_tvars_setb(t, "check_lz4", req->facts.zfs_lz4 < 0);
+	/* zfs-fuse (pool version 23) refuses the sync property */
+	lab_tvars_setb(t, "sync", req->facts.zfs_lz4 != 0);
 	lab_tvars_setb(t, "force", req->force || unequal);
 	snprintf(comment, sizeof(comment), "ZFS is installed and pool %s "
 	    "is new", pool);

@@ -99,7 +99,8 @@ main(int argc, char **argv)
 	struct lab_json		 j;
 	char			*disks[64], *nics[16], *seenv[16], *f[4];
 	char			*inv_path, *path, *file = NULL;
-	const char		*src = ".", *invname = "tests/plan/hosts.yaml";
+	const char		*src = ".";
+	const char		*invname = "tests/plan/hosts.yaml";
 	size_t			 i;
 	int			 c, json = 0, rc;
 

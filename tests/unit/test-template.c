@@ -71,7 +71,8 @@ sh_roundtrip(const char *value)
 {
 	struct lab_tvars	*v = lab_tvars_new();
 	struct lab_err		 err;
-	char			*script, out[512], path[] = "/tmp/lab-tmpl.XXXXXX";
+	char			*script, out[512];
+	char			 path[] = "/tmp/lab-tmpl.XXXXXX";
 	char			 cmd[64], want[512];
 	size_t			 n;
 	FILE			*f;
