@@ -350,8 +350,8 @@ lab_plan_text(const struct lab_plan *p, struct lab_buf *b,
 		lab_buf_adds(b, "\n");
 		indented(b, s->kind == LAB_STEP_WRITE ? s->content : s->text);
 	}
-	lab_buf_addf(b, "\n%zu steps: %zu %s, %zu %s, %zu %s. Nothing has "
-	    "been changed.\n", p->nsteps, nc, nc == 1 ? "check" : "checks",
+	lab_buf_addf(b, "\n%zu steps: %zu %s, %zu %s, %zu %s.\n", p->nsteps,
+	    nc, nc == 1 ? "check" : "checks",
 	    nr, nr == 1 ? "command" : "commands", nw,
 	    nw == 1 ? "file" : "files");
 	if (b->oom)
