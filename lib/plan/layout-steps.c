@@ -154,6 +154,7 @@ mkfs(struct layout *l, const char *dev, const char *fs, const char *mount,
     const char *what)
 {
 	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
+	int	rc;
 
 	if (fs == NULL)
 		return 0;
@@ -166,12 +167,16 @@ mkfs(struct layout *l, const char *dev, const char *fs, const char *mount,
 	if (mount != NULL)
 		lab_tvars_set(t, "mount", mount);
 	if (strcmp(fs, "swap") == 0)
-		return run(l, "mkfs.sh", t, "make swap on %s and turn it on",
+		rc = run(l, "mkfs.sh", t, "make swap on %s and turn it on",
 		    what);
-	if (mount != NULL)
-		return run(l, "mkfs.sh", t, "make %s on %s, mount it on %s "
+	else if (mount != NULL)
+		rc = run(l, "mkfs.sh", t, "make %s on %s, mount it on %s "
 		    "(and in /etc/fstab)", fs, what, mount);
-	return run(l, "mkfs.sh", t, "make %s on %s", fs, what);
+	else
+		rc = run(l, "mkfs.sh", t, "make %s on %s", fs, what);
+	if (rc == 0)
+		l->p->steps[l->p->nsteps - 1].timeout_s = SLOW_S;
+	return rc;
 }
 
 static void
@@ -295,9 +300,12 @@ layout_steps(struct layout *l)
 		    "%zu devices", a->l->name, a->dev, a->nm) == -1)
 			return -1;
 	}
-	if (l->na > 0 && run(l, "md-conf.sh", t, "record the arrays in "
-	    "mdadm.conf and rebuild the initramfs") == -1)
-		return -1;
+	if (l->na > 0) {
+		if (run(l, "md-conf.sh", t, "record the arrays in mdadm.conf "
+		    "and rebuild the initramfs") == -1)
+			return -1;
+		l->p->steps[l->p->nsteps - 1].timeout_s = SLOW_S;
+	}
 	for (i = 0; i < l->ng; i++) {
 		LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *m =
 		    lab_tvars_new();

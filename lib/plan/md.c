@@ -65,6 +65,7 @@ plan_md(const struct lab_host *h, const struct lab_storage_req *req,
 	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = NULL;
 	const struct md_level	*l = md_level_find(req->layout + 3);
 	struct lab_tvars	*a, *d;
+	struct lab_step		*s;
 	struct lab_plan		*p;
 	struct pdisk		*v = NULL;
 	const char		*vg = req->pool ? req->pool : "vg0";
@@ -149,9 +150,10 @@ plan_md(const struct lab_host *h, const struct lab_storage_req *req,
 	if (plan_script(p, LAB_STEP_RUN, "lvm-vg.sh", t, comment,
 	    err) == NULL)
 		goto out;
-	if (plan_script(p, LAB_STEP_RUN, "md-conf.sh", t, "record the array "
-	    "in mdadm.conf and rebuild the initramfs", err) == NULL)
+	if ((s = plan_script(p, LAB_STEP_RUN, "md-conf.sh", t, "record the "
+	    "array in mdadm.conf and rebuild the initramfs", err)) == NULL)
 		goto out;
+	s->timeout_s = SLOW_S;
 	snprintf(what, sizeof(what), "lvm volume group on md %s (slots %s)",
 	    l->name, slots);
 	if (plan_volume(p, vg, what, md_usable(l, n, min), err) == -1)

@@ -10,6 +10,9 @@
  * and checking the disks of a host.
  */
 
+/* The timeout of steps that can take minutes (mkfs, update-initramfs). */
+#define SLOW_S	600
+
 /* A new empty plan for host; NULL when out of memory. */
 struct lab_plan	*plan_new(const struct lab_host *, const char *kind,
 		    const char *layout);
