@@ -59,11 +59,12 @@ struct lab_plan {
 
 /*
  * A read-only command that tells whether the target's ZFS has lz4: exit 0
- * yes, 1 no (an older pool version such as zfs-fuse's 23). Its result
- * goes into lab_target_facts.zfs_lz4.
+ * yes (zfs_lz4 = 1), 1 no, an older pool version such as zfs-fuse's 23
+ * (zfs_lz4 = 0), anything else unknown (-1: no zpool, or it failed).
  */
 #define LAB_FACT_ZFS_LZ4_CMD \
-	"zpool upgrade -v 2>/dev/null | grep -q lz4_compress"
+	"v=$(zpool upgrade -v 2>/dev/null) || exit 2; " \
+	"printf '%s\\n' \"$v\" | grep -q lz4_compress"
 
 /* Facts read off the target before apply; -1 means unknown. */
 struct lab_target_facts {
