@@ -17,9 +17,9 @@ build="$build scdoc"
 demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
 test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
-libclang-rt-14-dev libxml2-utils chromium"
-# private sshd targets (tests/integration/sshd.sh)
-test="$test openssh-server openssh-client openssl"
+libclang-rt-14-dev libxml2-utils chromium shellcheck netplan.io"
+# private sshd targets (tests/integration/sshd.sh), zfs-fuse for provision
+test="$test openssh-server openssh-client openssl zfs-fuse"
 # the Debian package (scripts/package.sh)
 package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
 # the tools the benchmarks compare lab with (bench/power, bench/push)
