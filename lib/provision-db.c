@@ -50,7 +50,7 @@ prov_db_begin(struct lab_db *db, const struct lab_plan *p, int64_t now,
 	db_bind_text(st, 1, p->host);
 	db_bind_text(st, 2, p->kind);
 	db_bind_text(st, 3, p->layout);
-	db_bind_text(st, 4, b.data ? b.data : "{}");
+	db_bind_text(st, 4, b.s ? b.s : "{}");
 	sqlite3_bind_int64(st, 5, now);
 	if (exec_done(db, st, "record the run", err) == -1)
 		goto fail;
