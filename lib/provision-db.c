@@ -125,8 +125,37 @@ prov_db_step_end(struct lab_db *db, int64_t run_id, size_t i,
 	return exec_done(db, st, "record a step", err);
 }
 
+/* A done storage run says where each of its disks now is. */
+static int
+store_members(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+
+	if (p->nmembers == 0)
+		return 0;
+	if (db_prepare(db, "INSERT OR REPLACE INTO disk_members (host, slot, "
+	    "member_of, run_id) VALUES (?1, ?2, ?3, ?4)", &st, err) == -1)
+		return -1;
+	for (i = 0; i < p->nmembers; i++) {
+		db_bind_text(st, 1, p->host);
+		db_bind_text(st, 2, p->members[i].slot);
+		db_bind_text(st, 3, p->members[i].member_of);
+		sqlite3_bind_int64(st, 4, run_id);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			sqlite3_finalize(st);
+			return db_fail(db, err, "record the disks' pools");
+		}
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
+
 int
-prov_db_end(struct lab_db *db, const struct lab_apply *a, struct lab_err *err)
+prov_db_end(struct lab_db *db, const struct lab_plan *p,
+    const struct lab_apply *a, struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 
@@ -140,7 +169,17 @@ prov_db_end(struct lab_db *db, const struct lab_apply *a, struct lab_err *err)
 	if (a->status != LAB_RUN_DONE)
 		sqlite3_bind_int64(st, 4, (sqlite3_int64)a->failed_step);
 	db_bind_text(st, 5, a->message[0] ? a->message : NULL);
-	return exec_done(db, st, "record the run's end", err);
+	if (lab_db_begin(db, err) == -1) {
+		sqlite3_finalize(st);
+		return -1;
+	}
+	if (exec_done(db, st, "record the run's end", err) == -1 ||
+	    (a->status == LAB_RUN_DONE &&
+	    store_members(db, p, a->run_id, err) == -1)) {
+		lab_db_rollback(db);
+		return -1;
+	}
+	return lab_db_commit(db, err);
 }
 
 static int

@@ -13,7 +13,7 @@ int	prov_db_step_begin(struct lab_db *, int64_t run_id, size_t i,
 int	prov_db_step_end(struct lab_db *, int64_t run_id, size_t i,
 	    const struct lab_step_result *, struct lab_err *);
 /* Stores how the run ended (a->status, failed_step, message). */
-int	prov_db_end(struct lab_db *, const struct lab_apply *,
-	    struct lab_err *);
+int	prov_db_end(struct lab_db *, const struct lab_plan *,
+	    const struct lab_apply *, struct lab_err *);
 
 #endif

@@ -230,7 +230,7 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 	}
 	if (i == p->nsteps)
 		a->status = LAB_RUN_DONE;
-	return prov_db_end(db, a, err);
+	return prov_db_end(db, p, a, err);
 }
 
 void
