@@ -294,7 +294,7 @@ read_facts(struct prov *p, struct lab_ssh *s, struct lab_err *err)
 		return 0;
 	memset(&r, 0, sizeof(r));
 	if (lab_ssh_exec(s, "command -v zpool >/dev/null || exit 127; "
-	    "zpool upgrade -v", NULL, 0, 30000, &r, err) == -1)
+	    "zpool upgrade -v", NULL, 0, 120000, &r, err) == -1)
 		return -1;
 	if (r.exit_status == 127) {
 		lab_ssh_result_free(&r);

@@ -126,7 +126,7 @@ run_step(struct lab_ssh *s, const struct lab_step *st, int timeout_ms,
 		    res.exit_status, res.signal ? ", signal " : "",
 		    res.signal ? res.signal : "");
 	lab_ssh_result_free(&res);
-	return res.exit_status == 0 ? 0 : -1;
+	return r->exit_status == 0 ? 0 : -1;
 }
 
 /* Waits out the target's rollback timer, then checks the host is back. */
