@@ -79,6 +79,13 @@ for k in 1 2 3 4 5; do
 	eval "D$k=$l"
 done
 
+# a destroyed pool leaves its labels: the free-disk check would refuse
+wipe() {
+	for l in $LOOPS; do
+		wipefs -a -q "$l" || fail "wipefs $l"
+	done
+}
+
 start_sshd 127.0.25.1 2222 "$T/h1" || fail "sshd did not start"
 # a target that drops the connection when a pool is created
 cat >"$T/drop.sh" <<'EOF'
@@ -196,6 +203,7 @@ assert all(x["started_at"] is None for x in r["steps"][r["failed_step"] + 1:])
 assert runs[1]["status"] == "done", runs[1]
 EOF
 zpool destroy labprov_r10 || fail "zpool destroy"
+wipe
 ok
 
 # 6. raidz1 over three disks.
@@ -204,6 +212,7 @@ run z1 provision zbox --layout raidz1 --disks 1,2,3 --pool labprov_z1 --yes
 zpool status labprov_z1 >"$T/z1status" 2>&1
 has z1status "raidz1-0"
 zpool destroy labprov_z1 || fail "zpool destroy"
+wipe
 ok
 
 # 7. The connection drops mid-run: failed at that step, never done.
