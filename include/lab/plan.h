@@ -32,6 +32,12 @@ struct lab_step {
 	int			 timeout_s;	/* 0: the default */
 };
 
+/* Where a disk goes: "tank/mirror-0", "md0", "vg0". */
+struct lab_plan_member {
+	char	*slot;
+	char	*member_of;
+};
+
 /* A thing the plan makes that holds data: a pool, a volume group, ... */
 struct lab_plan_volume {
 	char			*name;		/* "tank", "vg00", "md0" */
@@ -49,6 +55,8 @@ struct lab_plan {
 	struct lab_strv		 warnings;
 	int			 placeholders;	/* a disk lacks its device */
 	int			 rollback_s;	/* network: 0 or the window */
+	struct lab_plan_member	*members;	/* storage: each disk used */
+	size_t			 nmembers;
 	/* added after the first draft */
 	struct lab_plan_volume	*volumes;	/* storage: what holds data */
 	size_t			 nvolumes;
@@ -69,6 +77,7 @@ struct lab_plan {
 /* Facts read off the target before apply; -1 means unknown. */
 struct lab_target_facts {
 	int	zfs_lz4;	/* the target's ZFS has compression=lz4 */
+	int	zfs_sync;	/* it has the sync property (pool v28+) */
 };
 
 struct lab_storage_req {

@@ -258,6 +258,12 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 	    "target's ZFS has lz4 is not known: a check before apply "
 	    "refuses it if not") == -1)
 		goto out;
+	/* sync came with pool version 28: zfs-fuse (23) has none */
+	if (req->facts.zfs_sync == 0 && plan_warn(p, err, "the target's ZFS "
+	    "has no sync property (pool version below 28): its default "
+	    "applies") == -1)
+		goto out;
+	lab_tvars_setb(t, "sync", req->facts.zfs_sync != 0);
 	if (cache.d != NULL) {
 		lab_tvars_set(t, "cache", cache.dev);
 		lab_buf_addf(&what, " + cache(slot %s)", cache.d->slot);
