@@ -132,7 +132,6 @@ storage_req(struct prov *p, const char *layout, struct lab_err *err)
 	p->sreq.pool = cmd_opt(call, "pool");
 	p->sreq.force = cmd_opt(call, "force") != NULL;
 	p->sreq.facts.zfs_lz4 = -1;
-	p->sreq.facts.zfs_sync = -1;
 	return 0;
 }
 
@@ -275,15 +274,6 @@ ssh_opts(struct prov *p, struct lab_err *err)
 	return 0;
 }
 
-/* N of "... pool version N." in zpool upgrade -v, else 0. */
-static int
-pool_version(const char *out)
-{
-	const char	*p = strstr(out, "pool version ");
-
-	return p != NULL ? atoi(p + 13) : 0;
-}
-
 /* Reads what the plan depends on off the target, and plans again. */
 static int
 read_facts(struct prov *p, struct lab_ssh *s, struct lab_err *err)
@@ -304,10 +294,6 @@ read_facts(struct prov *p, struct lab_ssh *s, struct lab_err *err)
 	}
 	p->sreq.facts.zfs_lz4 = r.out != NULL &&
 	    memmem(r.out, r.outlen, "lz4_compress", 12) != NULL;
-	/* sync came with pool version 28; feature-flag pools have it */
-	p->sreq.facts.zfs_sync = r.out != NULL &&
-	    (memmem(r.out, r.outlen, "feature flags", 13) != NULL ||
-	    pool_version(r.out) >= 28);
 	lab_ssh_result_free(&r);
 	return make_plan(p, err);
 }

@@ -77,7 +77,6 @@ struct lab_plan {
 /* Facts read off the target before apply; -1 means unknown. */
 struct lab_target_facts {
 	int	zfs_lz4;	/* the target's ZFS has compression=lz4 */
-	int	zfs_sync;	/* it has the sync property (pool v28+) */
 };
 
 struct lab_storage_req {

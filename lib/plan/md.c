@@ -158,6 +158,10 @@ plan_md(const struct lab_host *h, const struct lab_storage_req *req,
 	    l->name, slots);
 	if (plan_volume(p, vg, what, md_usable(l, n, min), err) == -1)
 		goto out;
+	snprintf(what, sizeof(what), "%s (vg %s)", md, vg);
+	for (i = 0; i < n; i++)
+		if (plan_member(p, v[i].d->slot, what, err) == -1)
+			goto out;
 	*ret = p;
 	p = NULL;
 	rc = 0;

@@ -87,6 +87,9 @@ int	plan_zfs(const struct lab_host *, const struct lab_storage_req *,
 	    struct lab_plan **, struct lab_err *);
 int	plan_md(const struct lab_host *, const struct lab_storage_req *,
 	    struct lab_plan **, struct lab_err *);
+/* Records that the disk in slot goes into member_of ("tank/mirror-0"). */
+int	plan_member(struct lab_plan *, const char *slot, const char *member_of,
+	    struct lab_err *);
 int	plan_layout(const struct lab_host *, const struct lab_storage_req *,
 	    struct lab_plan **, struct lab_err *);
 /* Partition n (1-based) of the disk at dev: sda1, nvme0n1p1, ...-part1. */

@@ -38,6 +38,11 @@ lab_plan_free(struct lab_plan *p)
 		free(p->steps[i].comment);
 	}
 	free(p->steps);
+	for (i = 0; i < p->nmembers; i++) {
+		free(p->members[i].slot);
+		free(p->members[i].member_of);
+	}
+	free(p->members);
 	for (i = 0; i < p->nvolumes; i++) {
 		free(p->volumes[i].name);
 		free(p->volumes[i].what);
@@ -122,6 +127,27 @@ plan_warn(struct lab_plan *p, struct lab_err *err, const char *fmt, ...)
 	va_end(ap);
 	if (n < 0 || lab_strv_take(&p->warnings, s) == -1)
 		return lab_err_oom(err);
+	return 0;
+}
+
+/* Records where a disk goes. */
+int
+plan_member(struct lab_plan *p, const char *slot, const char *member_of,
+    struct lab_err *err)
+{
+	struct lab_plan_member	*m;
+
+	m = realloc(p->members, (p->nmembers + 1) * sizeof(*m));
+	if (m == NULL)
+		return lab_err_oom(err);
+	p->members = m;
+	m = &p->members[p->nmembers];
+	if ((m->slot = strdup(slot)) == NULL ||
+	    (m->member_of = strdup(member_of)) == NULL) {
+		free(m->slot);
+		return lab_err_oom(err);
+	}
+	p->nmembers++;
 	return 0;
 }
 

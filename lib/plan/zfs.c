@@ -185,6 +185,36 @@ vdevs(struct lab_plan *p, const struct zlayout *z, struct pdisk *v, size_t n,
 	return 0;
 }
 
+/* Where each disk goes, as zpool status names its vdev. */
+static int
+members(struct lab_plan *p, const struct zlayout *z, const char *pool,
+    const struct pdisk *v, size_t n, const struct pdisk *cache,
+    const struct pdisk *log, struct lab_err *err)
+{
+	char	name[128];
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		if (strcmp(z->name, "raid10") == 0)
+			snprintf(name, sizeof(name), "%s/mirror-%zu", pool,
+			    i / 2);
+		else if (z->vdev != NULL)
+			snprintf(name, sizeof(name), "%s/%s-0", pool, z->vdev);
+		else
+			snprintf(name, sizeof(name), "%s", pool);
+		if (plan_member(p, v[i].d->slot, name, err) == -1)
+			return -1;
+	}
+	snprintf(name, sizeof(name), "%s/cache", pool);
+	if (cache->d != NULL &&
+	    plan_member(p, cache->d->slot, name, err) == -1)
+		return -1;
+	snprintf(name, sizeof(name), "%s/log", pool);
+	if (log->d != NULL && plan_member(p, log->d->slot, name, err) == -1)
+		return -1;
+	return 0;
+}
+
 /* An L2ARC or SLOG device. */
 static int
 extra(struct lab_plan *p, const struct lab_host *h, const char *slot,
@@ -247,6 +277,8 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 	    extra(p, h, req->log, "log", v, n, &log, err) == -1 ||
 	    vdevs(p, z, v, n, t, &what, &usable, &unequal, err) == -1)
 		goto out;
+	if (members(p, z, pool, v, n, &cache, &log, err) == -1)
+		goto out;
 	if (req->facts.zfs_lz4 == 0) {
 		compression = "on";
 		if (plan_warn(p, err, "the target's ZFS has no lz4 (an older "
@@ -258,12 +290,6 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 	    "target's ZFS has lz4 is not known: a check before apply "
 	    "refuses it if not") == -1)
 		goto out;
-	/* sync came with pool version 28: zfs-fuse (23) has none */
-	if (req->facts.zfs_sync == 0 && plan_warn(p, err, "the target's ZFS "
-	    "has no sync property (pool version below 28): its default "
-	    "applies") == -1)
-		goto out;
-	lab_tvars_setb(t, "sync", req->facts.zfs_sync != 0);
 	if (cache.d != NULL) {
 		lab_tvars_set(t, "cache", cache.dev);
 		lab_buf_addf(&what, " + cache(slot %s)", cache.d->slot);
