@@ -115,7 +115,8 @@ run(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, const char *input, size_t inlen,
 		if (libssh2_channel_eof(ch))
 			break;
 		if (sent < inlen) {
-			n = libssh2_channel_write(ch, input + sent, inlen - sent);
+			n = libssh2_channel_write(ch, input + sent,
+			    inlen - sent);
 			if (n > 0) {
 				sent += (size_t)n;
 				progress = 1;
@@ -123,7 +124,7 @@ run(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, const char *input, size_t inlen,
 				if (lab_ssh_conn_lost((int)n))
 					return lab_ssh_fail_rc(s, (int)n,
 					    "while sending input", err);
-				/* the command closed its stdin: drop the rest */
+				/* the command closed its stdin: drop it */
 				sent = inlen;
 			}
 		}
@@ -139,16 +140,19 @@ run(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, const char *input, size_t inlen,
 			}
 		}
 		if (!progress && lab_ssh_wait(s, deadline) < 0)
-			return lab_ssh_timed_out(s, "running a command", ms, err);
+			return lab_ssh_timed_out(s, "running a command", ms,
+			    err);
 	}
 	while ((rc = libssh2_channel_close(ch)) == LIBSSH2_ERROR_EAGAIN)
 		if (lab_ssh_wait(s, deadline) < 0)
-			return lab_ssh_timed_out(s, "running a command", ms, err);
+			return lab_ssh_timed_out(s, "running a command", ms,
+			    err);
 	if (rc < 0)
 		return lab_ssh_fail_rc(s, rc, "while running a command", err);
 	while ((rc = libssh2_channel_wait_closed(ch)) == LIBSSH2_ERROR_EAGAIN)
 		if (lab_ssh_wait(s, deadline) < 0)
-			return lab_ssh_timed_out(s, "running a command", ms, err);
+			return lab_ssh_timed_out(s, "running a command", ms,
+			    err);
 	if (rc < 0)
 		return lab_ssh_fail_rc(s, rc, "while running a command", err);
 	return 0;
@@ -381,9 +385,9 @@ move(struct lab_ssh *s, const char *tmp, const char *path,
 		else {
 			while (r.errlen > 0 && r.err[r.errlen - 1] == '\n')
 				r.err[--r.errlen] = '\0';
-			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: cannot rename %s "
-			    "to %s: %s", s->peer, tmp, path, r.errlen > 0 ?
-			    r.err : "mv failed");
+			lab_err_set(err, LAB_EXIT_PARTIAL,
+			    "%s: cannot rename %s to %s: %s", s->peer, tmp,
+			    path, r.errlen > 0 ? r.err : "mv failed");
 		}
 	}
 	lab_ssh_result_free(&r);

@@ -21,17 +21,17 @@
 struct lab_ssh_known {
 	LIBSSH2_KNOWNHOSTS	*kh;
 	LIBSSH2_KNOWNHOSTS	*revoked;	/* the @revoked lines */
-	char			 name[300];	/* "host" or "[host]:port" */
-	int			 types;		/* known key types (bits) */
+	char			 name[300];	/* "host", "[host]:port" */
+	int			 types;		/* known key types, bits */
 	int			 dflt;		/* ~/.ssh/known_hosts */
 };
 
 static const struct ktype {
-	const char	*name;		/* in known_hosts and key blobs */
+	const char	*name;		/* in known_hosts, key blobs */
 	const char	*scan;		/* ssh-keyscan -t */
 	int		 kh;		/* LIBSSH2_KNOWNHOST_KEY_* */
 	int		 hk;		/* LIBSSH2_HOSTKEY_TYPE_* */
-	const char	*algs;		/* host key algorithms using it */
+	const char	*algs;		/* the algorithms using it */
 } ktypes[] = {
 	{ "ssh-ed25519", "ed25519", LIBSSH2_KNOWNHOST_KEY_ED25519,
 	    LIBSSH2_HOSTKEY_TYPE_ED25519, "ssh-ed25519" },
@@ -177,8 +177,8 @@ default_path(char *buf, size_t size)
 	const char	*home = getenv("HOME");
 
 	if (home == NULL || *home == '\0') {
-		if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf), &res) != 0 ||
-		    res == NULL)
+		if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf),
+		    &res) != 0 || res == NULL)
 			return -1;
 		home = pw.pw_dir;
 	}
@@ -389,7 +389,8 @@ static int
 append_key(struct lab_ssh *s, struct lab_ssh_known *k, const char *type,
     const unsigned char *blob, size_t len, struct lab_err *err)
 {
-	char		*line, dir[sizeof(s->known_path)], *slash, last = '\n';
+	char		*line, *slash, last = '\n';
+	char		 dir[sizeof(s->known_path)];
 	size_t		 size;
 	int		 fd, n, rv = -1;
 	struct stat	 st;

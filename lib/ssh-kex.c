@@ -319,10 +319,10 @@ lab_ssh_kex_explain(struct lab_ssh *s, int64_t deadline, const char *why,
 			    s->peer, lists[k], s->known_path, s->known_types);
 		} else if (!s->legacy && legacy_offered(s->session, k,
 		    lists[k], old, sizeof(old))) {
-			lab_err_set(err, LAB_EXIT_PARTIAL,
-			    "%s: no common %s algorithm: the server offers only "
-			    "legacy ones (%s): set ssh: {legacy_crypto: true} "
-			    "for this host", s->peer, kind_name[k], old);
+			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: no common %s "
+			    "algorithm: the server offers only legacy ones "
+			    "(%s): set ssh: {legacy_crypto: true} for this "
+			    "host", s->peer, kind_name[k], old);
 		} else {
 			lab_err_set(err, LAB_EXIT_PARTIAL,
 			    "%s: no common %s algorithm: the server offers %s; "

@@ -17,18 +17,17 @@
 
 struct lab_ssh {
 	LIBSSH2_SESSION	*session;
-	LIBSSH2_SFTP	*sftp;		/* opened by the first upload */
+	LIBSSH2_SFTP	*sftp;		/* made by the first upload */
 	int		 fd;
-	int		 dead;		/* dropped or timed out: refuse use */
-	int		 io_timeout_ms;	/* a stalled SFTP step fails after it */
+	int		 dead;		/* dropped or timed out */
+	int		 io_timeout_ms;	/* a stalled SFTP step's limit */
 	int		 legacy;
-	const char	*password;	/* during connect only (kbd-interactive) */
+	const char	*password;	/* in connect only (kbd-int.) */
 	char		 address[256];
 	int		 port;
 	char		 peer[320];	/* "LABEL: ssh ADDRESS:PORT" */
 	char		 prefs[LAB_SSH_KINDS][600]; /* what we offered */
-	char		 known_types[128];  /* host key types known_hosts holds
-					       for the host, or "" */
+	char		 known_types[128]; /* what known_hosts holds */
 	char		 known_path[512];
 };
 

@@ -268,7 +268,8 @@ handshake(struct lab_ssh *s, int64_t deadline, int ms, struct lab_err *err)
 	while ((rc = libssh2_session_handshake(s->session, s->fd)) ==
 	    LIBSSH2_ERROR_EAGAIN)
 		if (lab_ssh_wait(s, deadline) < 0)
-			return lab_ssh_timed_out(s, "in the SSH handshake", ms, err);
+			return lab_ssh_timed_out(s, "in the SSH handshake",
+			    ms, err);
 	if (rc == 0)
 		return 0;
 	msg = last_error(s, NULL);
@@ -333,7 +334,8 @@ auth_key(struct lab_ssh *s, const char *user, const char *identity,
 	    (unsigned int)strlen(user), NULL, identity,
 	    passphrase != NULL ? passphrase : "")) == LIBSSH2_ERROR_EAGAIN)
 		if (lab_ssh_wait(s, deadline) < 0)
-			return lab_ssh_timed_out(s, "in authentication", ms, err);
+			return lab_ssh_timed_out(s, "in authentication", ms,
+			    err);
 	if (rc == 0)
 		return 1;
 	if (rc == LIBSSH2_ERROR_FILE)
@@ -365,13 +367,13 @@ auth_agent(struct lab_ssh *s, const char *user, int64_t deadline, int ms,
 		return lab_err_oom(err);
 	if (libssh2_agent_connect(agent) != 0) {
 		libssh2_agent_free(agent);
-		return lab_err_set(err, LAB_EXIT_ENV, "%s: no identity file set "
-		    "and no ssh-agent to ask (SSH_AUTH_SOCK unset or not "
+		return lab_err_set(err, LAB_EXIT_ENV, "%s: no identity file "
+		    "set and no ssh-agent to ask (SSH_AUTH_SOCK unset or not "
 		    "answering)", s->peer);
 	}
 	if (libssh2_agent_list_identities(agent) != 0) {
-		lab_err_set(err, LAB_EXIT_ENV, "%s: cannot list the ssh-agent's "
-		    "keys: %s", s->peer, last_error(s, NULL));
+		lab_err_set(err, LAB_EXIT_ENV, "%s: cannot list the "
+		    "ssh-agent's keys: %s", s->peer, last_error(s, NULL));
 		goto out;
 	}
 	while (!ok && libssh2_agent_get_identity(agent, &id, prev) == 0) {
@@ -379,7 +381,8 @@ auth_agent(struct lab_ssh *s, const char *user, int64_t deadline, int ms,
 		while ((rc = libssh2_agent_userauth(agent, user, id)) ==
 		    LIBSSH2_ERROR_EAGAIN)
 			if (lab_ssh_wait(s, deadline) < 0) {
-				lab_ssh_timed_out(s, "in authentication", ms, err);
+				lab_ssh_timed_out(s, "in authentication", ms,
+				    err);
 				goto out;
 			}
 		if (rc == 0)
@@ -391,8 +394,8 @@ auth_agent(struct lab_ssh *s, const char *user, int64_t deadline, int ms,
 		prev = id;
 	}
 	if (!ok)
-		snprintf(why, whysize, tried > 0 ? "the ssh-agent's %d keys were "
-		    "refused" : "the ssh-agent holds no key", tried);
+		snprintf(why, whysize, tried > 0 ? "the ssh-agent's %d keys "
+		    "were refused" : "the ssh-agent holds no key", tried);
 out:
 	libssh2_agent_disconnect(agent);
 	libssh2_agent_free(agent);
@@ -412,8 +415,8 @@ auth_password(struct lab_ssh *s, const char *user, const char *password,
 		    ulen, password, (unsigned int)strlen(password), NULL)) ==
 		    LIBSSH2_ERROR_EAGAIN)
 			if (lab_ssh_wait(s, deadline) < 0)
-				return lab_ssh_timed_out(s, "in authentication", ms,
-				    err);
+				return lab_ssh_timed_out(s,
+				    "in authentication", ms, err);
 	} else {
 		s->password = password;
 		while ((rc = libssh2_userauth_keyboard_interactive_ex(
@@ -421,8 +424,8 @@ auth_password(struct lab_ssh *s, const char *user, const char *password,
 		    LIBSSH2_ERROR_EAGAIN)
 			if (lab_ssh_wait(s, deadline) < 0) {
 				s->password = NULL;
-				return lab_ssh_timed_out(s, "in authentication", ms,
-				    err);
+				return lab_ssh_timed_out(s,
+				    "in authentication", ms, err);
 			}
 		s->password = NULL;
 	}
@@ -449,10 +452,11 @@ authenticate(struct lab_ssh *s, const struct lab_ssh_opts *o,
 			return 0;
 		if (libssh2_session_last_errno(s->session) !=
 		    LIBSSH2_ERROR_EAGAIN)
-			return lab_ssh_fail(s, "asking for the authentication methods",
-			    err);
+			return lab_ssh_fail(s,
+			    "asking for the authentication methods", err);
 		if (lab_ssh_wait(s, deadline) < 0)
-			return lab_ssh_timed_out(s, "in authentication", ms, err);
+			return lab_ssh_timed_out(s, "in authentication", ms,
+			    err);
 	}
 	if (has_method(methods, "publickey")) {
 		if (o->identity != NULL)
@@ -559,11 +563,11 @@ lab_ssh_connect(const struct lab_ssh_opts *o, struct lab_ssh **ret,
 		goto out;
 	if (lab_ssh_tcp(s->address, s->port, deadline, &s->fd, &e) < 0) {
 		if (e == ETIMEDOUT)
-			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: timed out after "
-			    "%d ms connecting", s->peer, ms);
+			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: timed out "
+			    "after %d ms connecting", s->peer, ms);
 		else
-			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: cannot connect: "
-			    "%s", s->peer, e < 0 ? gai_strerror(-e) :
+			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: cannot "
+			    "connect: %s", s->peer, e < 0 ? gai_strerror(-e) :
 			    strerror(e));
 		goto out;
 	}

@@ -32,6 +32,19 @@ struct lab_step {
 	int			 timeout_s;	/* 0: the default */
 };
 
+/* Where a disk goes: "tank/mirror-0", "md0", "vg0". */
+struct lab_plan_member {
+	char	*slot;
+	char	*member_of;
+};
+
+/* A thing the plan makes that holds data: a pool, a volume group, ... */
+struct lab_plan_volume {
+	char			*name;		/* "tank", "vg00", "md0" */
+	char			*what;		/* "zfs raid10", "lvm vg on md1" */
+	uint64_t		 bytes;		/* its usable capacity */
+};
+
 struct lab_plan {
 	char			*host;
 	char			*kind;		/* "storage" | "network" */
@@ -42,7 +55,24 @@ struct lab_plan {
 	struct lab_strv		 warnings;
 	int			 placeholders;	/* a disk lacks its device */
 	int			 rollback_s;	/* network: 0 or the window */
+	struct lab_plan_member	*members;	/* storage: each disk used */
+	size_t			 nmembers;
+	/* added after the first draft */
+	struct lab_plan_volume	*volumes;	/* storage: what holds data */
+	size_t			 nvolumes;
+	char			*staging;	/* network: the folder on the
+						   target holding the new
+						   files and scripts, or NULL */
 };
+
+/*
+ * A read-only command that tells whether the target's ZFS has lz4: exit 0
+ * yes (zfs_lz4 = 1), 1 no, an older pool version such as zfs-fuse's 23
+ * (zfs_lz4 = 0), anything else unknown (-1: no zpool, or it failed).
+ */
+#define LAB_FACT_ZFS_LZ4_CMD \
+	"v=$(zpool upgrade -v 2>/dev/null) || exit 2; " \
+	"printf '%s\\n' \"$v\" | grep -q lz4_compress"
 
 /* Facts read off the target before apply; -1 means unknown. */
 struct lab_target_facts {

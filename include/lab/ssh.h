@@ -14,8 +14,8 @@
  * Errors name the host: "LABEL: ssh ADDRESS:PORT: what failed". The
  * codes (struct lab_err):
  *	LAB_EXIT_INPUT	bad options (no address, a port out of range)
- *	LAB_EXIT_ENV	what the user must fix here: an unknown, changed or
- *			revoked host key, an unreadable known_hosts or key
+ *	LAB_EXIT_ENV	what the user must fix here: an unknown, changed
+ *			or revoked host key, an unreadable known_hosts or key
  *			file, a key file that cannot be decrypted, no
  *			ssh-agent to ask, out of memory
  *	LAB_EXIT_PARTIAL	the host failed: cannot connect, timeout, no
@@ -52,17 +52,17 @@
  */
 
 struct lab_ssh_opts {
-	const char	*label;		/* host name, used in error messages */
+	const char	*label;		/* host name, for error messages */
 	const char	*address;	/* IPv4/IPv6 literal or name */
 	int		 port;		/* 0: 22 */
 	const char	*user;		/* NULL: "root" */
-	const char	*identity;	/* private key file; NULL: ssh-agent */
+	const char	*identity;	/* private key; NULL: ssh-agent */
 	const char	*passphrase;	/* for identity, or NULL */
 	const char	*password;	/* password or keyboard-interactive
 					   auth if set (iLO 2), else NULL */
 	const char	*known_hosts;	/* NULL: ~/.ssh/known_hosts (from
 					   $HOME, else the password file) */
-	int		 legacy_crypto;	/* allow the legacy algorithms above */
+	int		 legacy_crypto;	/* allow the legacy algorithms */
 	int		 accept_new;	/* unknown host key: add it to
 					   known_hosts instead of refusing */
 	int		 connect_timeout_ms; /* 0: 10000 (TCP connect +
@@ -73,8 +73,8 @@ struct lab_ssh;
 
 /* What the host-key check did, for the caller to report or audit. */
 struct lab_ssh_hostkey {
-	char	type[32];		/* "ssh-ed25519", "ecdsa-sha2-nistp256" */
-	char	fingerprint[64];	/* "SHA256:..." as OpenSSH prints it */
+	char	type[32];	/* "ssh-ed25519", "ecdsa-sha2-nistp256" */
+	char	fingerprint[64];	/* "SHA256:...", as OpenSSH */
 	int	added;			/* accept_new appended it */
 };
 
@@ -92,10 +92,10 @@ int	lab_ssh_connect(const struct lab_ssh_opts *, struct lab_ssh **ret,
 	    struct lab_ssh_hostkey *key, struct lab_err *);
 
 struct lab_ssh_result {
-	int	 exit_status;	/* -1 if killed by a signal or the channel
-				   died */
-	char	*signal;	/* the signal's name ("TERM", "KILL"), or NULL */
-	char	*out;		/* stdout, NUL-terminated (outlen excludes it) */
+	int	 exit_status;	/* -1 if killed by a signal or the
+				   channel died */
+	char	*signal;	/* the signal ("TERM", "KILL"), or NULL */
+	char	*out;		/* stdout, NUL-terminated (not in outlen) */
 	size_t	 outlen;
 	char	*err;		/* stderr, NUL-terminated */
 	size_t	 errlen;

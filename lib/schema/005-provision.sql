@@ -52,3 +52,14 @@ CREATE TABLE provision_steps (
 	output		TEXT,
 	PRIMARY KEY (run_id, position)
 ) WITHOUT ROWID;
+
+-- Where the last storage run that was done put each disk ("tank/mirror-0",
+-- "md0"), for the report. Keyed by names, like the runs.
+CREATE TABLE disk_members (
+	host		TEXT NOT NULL,
+	slot		TEXT NOT NULL,
+	member_of	TEXT NOT NULL,
+	run_id		INTEGER NOT NULL REFERENCES provision_runs(id)
+			    ON DELETE CASCADE,
+	PRIMARY KEY (host, slot)
+) WITHOUT ROWID;

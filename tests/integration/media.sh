@@ -29,18 +29,12 @@ log() { cat "$T/s$1/log" 2>/dev/null || true; }
 st() { cat "$T/s$1/$2" 2>/dev/null || true; }
 clear_log() { : >"$T/s$1/log"; }
 
-# sshd runs ForceCommand through root's bash, which Debian's bash makes
-# read ~/.bashrc when started by sshd (SSH_SOURCE_BASHRC) unless SHLVL
-# says it is nested: a slow .bashrc would otherwise cost every command
-NOBASHRC="SetEnv SHLVL=1"
-SSHD_ROOT_PASSWORD=$PW SSHD_CONFIG_EXTRA="$NOBASHRC
-KexAlgorithms diffie-hellman-group1-sha1
+SSHD_ROOT_PASSWORD=$PW SSHD_CONFIG_EXTRA="KexAlgorithms diffie-hellman-group1-sha1
 HostKeyAlgorithms ssh-dss
 Ciphers aes128-cbc,3des-cbc
 MACs hmac-sha1
 ForceCommand $PY $CLP $T/s1" start_sshd 127.0.26.1 22 "$T/ilo1" dsa
-SSHD_ROOT_PASSWORD=$PW SSHD_CONFIG_EXTRA="$NOBASHRC
-ForceCommand $PY $CLP $T/s2" \
+SSHD_ROOT_PASSWORD=$PW SSHD_CONFIG_EXTRA="ForceCommand $PY $CLP $T/s2" \
     start_sshd 127.0.26.2 22 "$T/ilo2" ed25519
 # dl2 has no ssh: block: its iLO's key is in the default known_hosts
 cp "$T/ilo2/known_hosts" "$HOME/.ssh/known_hosts"

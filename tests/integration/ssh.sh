@@ -8,6 +8,12 @@ PROBE=$1
 SRC=$2
 . "$SRC/tests/integration/sshd.sh"
 sshd_require
+# Under AddressSanitizer: full stacks through libcrypto (it has no frame
+# pointers), so that lsan.supp can name the libssh2 1.10 leak it hides.
+ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}fast_unwind_on_malloc=0"
+LSAN_OPTIONS="${LSAN_OPTIONS:+$LSAN_OPTIONS:}print_suppressions=0"
+LSAN_OPTIONS="$LSAN_OPTIONS:suppressions=$SRC/tests/integration/lsan.supp"
+export ASAN_OPTIONS LSAN_OPTIONS
 
 T=$(mktemp -d /tmp/lab-ssh.XXXXXX) || exit 1
 agent_pid=

@@ -41,6 +41,16 @@
 #	  SSHD_PASSWORD_AUTH	how it is asked for: "password" (the default)
 #			or "keyboard-interactive" (then through PAM, pam_unix
 #			on that copy, from a private /etc/pam.d/sshd)
+#	  SSHD_BIND	"SRC:DST ..." folders or files bind-mounted inside
+#			that private mount namespace (DST must exist), so
+#			that servers on one machine each see their own
+#			/etc/network, say, or their own copy of a folder
+#	  SSHD_KEEP_BASHRC	1: keep this machine's ~root/.bashrc. By
+#			default sshd runs in a private mount namespace where
+#			it is Debian's stock one (/usr/share/base-files/
+#			dot.bashrc), as on a fresh server: bash reads it for
+#			every command sshd runs, and a development machine's
+#			(pyenv init, say) can take seconds under load
 # stop_sshd [DIR...]
 #	Stops the sshd of each DIR (default: every one this shell started):
 #	SIGTERM to the listener's group and to every process under it (the
@@ -196,6 +206,15 @@ start_sshd()
 	_skbd=no
 	_spam=no
 	_sroot=prohibit-password
+	rm -f "$_sd/shadow" "$_sd/pam-sshd" "$_sd/binds"
+	for _sb in ${SSHD_BIND:-}; do
+		echo "${_sb%%:*} ${_sb#*:}" >>"$_sd/binds"
+	done
+	_src=$(getent passwd root | cut -d: -f6)/.bashrc
+	if [ "${SSHD_KEEP_BASHRC:-0}" != 1 ] && [ -f "$_src" ] &&
+	    [ -f /usr/share/base-files/dot.bashrc ]; then
+		echo "/usr/share/base-files/dot.bashrc $_src" >>"$_sd/binds"
+	fi
 	if [ -n "${SSHD_ROOT_PASSWORD:-}" ]; then
 		_sshd_shadow "$_sd" || return 1
 		_sroot=yes
@@ -240,14 +259,22 @@ EOF
 	rm -f "$_sd/sshd.pid"
 	# sh writes its own PID, then becomes sshd (through unshare, which
 	# does not fork): the PID is the process group setsid made.
-	if [ -n "${SSHD_ROOT_PASSWORD:-}" ]; then
+	if [ -f "$_sd/shadow" ] || [ -f "$_sd/binds" ]; then
 		setsid sh -c 'echo $$ >"$1"; shift; exec "$@"' sh \
-		    "$_sd/sshd.pid" unshare -m --propagation private sh -c \
-		    'mount --bind "$1/shadow" /etc/shadow || exit 1
-		    if [ -f "$1/pam-sshd" ]; then
-			mount --bind "$1/pam-sshd" /etc/pam.d/sshd || exit 1
-		    fi
+		    "$_sd/sshd.pid" unshare -m --propagation private sh -c '
+		    d=$1
 		    shift
+		    if [ -f "$d/shadow" ]; then
+			mount --bind "$d/shadow" /etc/shadow || exit 1
+		    fi
+		    if [ -f "$d/pam-sshd" ]; then
+			mount --bind "$d/pam-sshd" /etc/pam.d/sshd || exit 1
+		    fi
+		    if [ -f "$d/binds" ]; then
+			while read -r src dst; do
+			    mount --bind "$src" "$dst" || exit 1
+			done <"$d/binds"
+		    fi
 		    exec "$@"' sh "$_sd" \
 		    "$SSHD_BIN" -D -e -f "$_sd/sshd_config" \
 		    </dev/null >"$_sd/sshd.log" 2>&1 &
