@@ -304,6 +304,7 @@ EOF
 
 stop_sshd()
 {
+	# shellcheck disable=SC2086
 	[ $# -gt 0 ] || set -- $_SSHD_DIRS
 	for _sd; do
 		[ -f "$_sd/sshd.pid" ] || continue
