@@ -20,6 +20,8 @@ test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
 libclang-rt-14-dev libxml2-utils chromium shellcheck netplan.io"
 # private sshd targets (tests/integration/sshd.sh), zfs-fuse for provision
 test="$test openssh-server openssh-client openssl zfs-fuse"
+# the "lab in a box" VM (tests/vm): its image is built with debootstrap
+test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs"
 # the Debian package (scripts/package.sh)
 package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
 # the tools the benchmarks compare lab with (bench/power, bench/push)

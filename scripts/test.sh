@@ -4,6 +4,9 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer) and runs every test in
 # the sanitizer build. Ends with one line "N passed, N failed" from meson's
 # test log and exits non-zero if any test failed or was skipped.
+# That includes the suite 'vm' ("lab in a box", tests/vm): a Debian VM under
+# qemu, run alone (is_parallel: false); its image is cached in
+# /var/cache/lab-vm, so the first run on a machine builds it (~5 min quiet).
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh test

@@ -44,6 +44,15 @@ def main():
                 f not in ("bmc.sh", "snmp.sh", "sshd.sh", "check.sh") and \
                 "'%s'" % f not in mb:
             missing.append("tests/integration/" + f)
+    # the VM tier: run.sh is the test; the rest are what it uses
+    vm = os.path.join(tests, "vm")
+    with open(os.path.join(vm, "meson.build")) as f:
+        mb = f.read()
+    for f in sorted(os.listdir(vm)):
+        if f.endswith(".sh") and \
+                f not in ("vm.sh", "checks.sh", "image.sh") and \
+                "'%s'" % f not in mb:
+            missing.append("tests/vm/" + f)
     if missing:
         sys.exit("tests not registered (or incomplete): " + ", ".join(missing))
 

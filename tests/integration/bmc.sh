@@ -294,8 +294,23 @@ _bmc_sol_line()
 # The chassis_control line, or none when BMC_NO_HELPER=1: then ipmi_sim
 # answers chassis status itself (always off) without running a shell per
 # request, as a benchmark of many BMCs on two cores needs.
+# With BMC_STARTCMD set, the BMC powers a process instead (a VM): power on
+# runs the command (no shell: words split at spaces; it must stay in the
+# foreground), power off sends it SIGTERM (SIGKILL BMC_KILL_WAIT s later,
+# default 5) and the power state is whether it runs; ipmi_sim wants a VM
+# serial interface for that, on BMC_VM_ADDR (127.0.0.1):BMC_VM_PORT (9002).
+# BMC_SOL ("tcp:ADDR:PORT") adds a SOL console served by that TCP server.
 _bmc_chassis_line()
 {
+	if [ -n "${BMC_STARTCMD:-}" ]; then
+		echo "  serial 15 ${BMC_VM_ADDR:-127.0.0.1} ${BMC_VM_PORT:-9002} codec VM"
+		echo "  startcmd \"$BMC_STARTCMD\""
+		echo "  startnow false"
+		echo "  poweroff_wait ${BMC_POWEROFF_WAIT:-2}"
+		echo "  kill_wait ${BMC_KILL_WAIT:-5}"
+		[ -z "${BMC_SOL:-}" ] || echo "  sol \"$BMC_SOL\" 115200"
+		return 0
+	fi
 	[ "${BMC_NO_HELPER:-0}" = 1 ] ||
 	    echo "  chassis_control \"$1/bmc-helper.sh $2\""
 }
