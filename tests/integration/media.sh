@@ -33,9 +33,13 @@ SSHD_ROOT_PASSWORD=$PW SSHD_CONFIG_EXTRA="KexAlgorithms diffie-hellman-group1-sh
 HostKeyAlgorithms ssh-dss
 Ciphers aes128-cbc,3des-cbc
 MACs hmac-sha1
-ForceCommand $PY $CLP $T/s1" start_sshd 127.0.26.1 22 "$T/ilo1" dsa
+ForceCommand $PY $CLP $T/s1" start_sshd 127.0.26.1 22 "$T/ilo1" dsa ||
+    { echo "media.sh: the legacy iLO's sshd on 127.0.26.1:22 did not start" >&2
+    exit 1; }
 SSHD_ROOT_PASSWORD=$PW SSHD_CONFIG_EXTRA="ForceCommand $PY $CLP $T/s2" \
-    start_sshd 127.0.26.2 22 "$T/ilo2" ed25519
+    start_sshd 127.0.26.2 22 "$T/ilo2" ed25519 ||
+    { echo "media.sh: the iLO's sshd on 127.0.26.2:22 did not start" >&2
+    exit 1; }
 # dl2 has no ssh: block: its iLO's key is in the default known_hosts
 cp "$T/ilo2/known_hosts" "$HOME/.ssh/known_hosts"
 
