@@ -10,20 +10,6 @@
 #include "lab.h"
 
 static void
-json_time(struct lab_json *j, const char *key, int64_t t)
-{
-	char	buf[32];
-
-	lab_json_key(j, key);
-	if (t == 0) {
-		lab_json_null(j);
-		return;
-	}
-	lab_format_time(t, buf, sizeof(buf));
-	lab_json_str(j, buf);
-}
-
-static void
 run_json(struct lab_json *j, const struct lab_run *r)
 {
 	const struct lab_run_step	*s;
@@ -34,8 +20,8 @@ run_json(struct lab_json *j, const struct lab_run *r)
 	lab_json_kstr(j, "host", r->host);
 	lab_json_kstr(j, "kind", r->kind);
 	lab_json_kstr(j, "layout", r->layout);
-	json_time(j, "started_at", r->started_at);
-	json_time(j, "finished_at", r->finished_at);
+	lab_json_ktime(j, "started_at", r->started_at);
+	lab_json_ktime(j, "finished_at", r->finished_at);
 	lab_json_kstr(j, "status", r->status);
 	lab_json_key(j, "failed_step");
 	if (r->failed_step < 0)
@@ -51,8 +37,8 @@ run_json(struct lab_json *j, const struct lab_run *r)
 		lab_json_kint(j, "position", s->position);
 		lab_json_kstr(j, "kind", s->kind);
 		lab_json_kstr(j, "text", s->text);
-		json_time(j, "started_at", s->started_at);
-		json_time(j, "finished_at", s->finished_at);
+		lab_json_ktime(j, "started_at", s->started_at);
+		lab_json_ktime(j, "finished_at", s->finished_at);
 		lab_json_key(j, "exit_status");
 		if (s->has_status)
 			lab_json_int(j, s->exit_status);

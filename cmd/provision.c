@@ -39,19 +39,6 @@ is_zfs(const char *l)
 	return 0;
 }
 
-/* "~/x" under $HOME; else a copy. */
-static char *
-expand_home(const char *p)
-{
-	const char	*home = getenv("HOME");
-
-	if (p == NULL)
-		return NULL;
-	if (strncmp(p, "~/", 2) == 0 && home != NULL)
-		return lab_asprintf("%s/%s", home, p + 2);
-	return lab_strdup(p);
-}
-
 /* Splits "1,2,3" into v (pointers into a copy owned by v). */
 static int
 split_list(const char *s, struct lab_strv *v, struct lab_err *err)
@@ -260,8 +247,8 @@ ssh_opts(struct prov *p, struct lab_err *err)
 		return lab_err_set(err, LAB_EXIT_INPUT, "host '%s' has no ssh: "
 		    "block in the inventory (address, port, user, identity, "
 		    "known_hosts): lab cannot reach it", p->host->name);
-	p->identity = expand_home(c->identity);
-	p->known_hosts = expand_home(c->known_hosts);
+	p->identity = lab_path_home(c->identity, getenv("HOME"));
+	p->known_hosts = lab_path_home(c->known_hosts, getenv("HOME"));
 	memset(&p->ssh, 0, sizeof(p->ssh));
 	p->ssh.label = p->host->name;
 	p->ssh.address = c->address;

@@ -295,17 +295,6 @@ dry_note(struct lab_media_result *r, const struct lab_media_req *req)
 	r->note = n;
 }
 
-/* "~/x" under home. */
-static char *
-expand(const char *path, const char *home)
-{
-	if (path == NULL)
-		return NULL;
-	if (strncmp(path, "~/", 2) == 0 && home != NULL && home[0] == '/')
-		return lab_asprintf("%s/%s", home, path + 2);
-	return lab_strdup(path);
-}
-
 /* Works one host from start to end. */
 static void
 work(size_t i, void *arg)
@@ -348,7 +337,7 @@ work(size_t i, void *arg)
 	t.password = cred->password;
 	if (h->ssh != NULL) {
 		/* the host's SSH settings say how old its iLO is, too */
-		known = expand(h->ssh->known_hosts, req->home);
+		known = lab_path_home(h->ssh->known_hosts, req->home);
 		t.known_hosts = known;
 		t.legacy_crypto = h->ssh->legacy_crypto;
 	}

@@ -182,6 +182,20 @@ lab_format_time(int64_t t, char *buf, size_t len)
 		strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm);
 }
 
+void
+lab_json_ktime(struct lab_json *j, const char *key, int64_t t)
+{
+	char	buf[32];
+
+	lab_json_key(j, key);
+	if (t == 0) {
+		lab_json_null(j);
+		return;
+	}
+	lab_format_time(t, buf, sizeof(buf));
+	lab_json_str(j, buf);
+}
+
 /* One audit entry as JSON. */
 void
 lab_render_audit_json(struct lab_json *j, const struct lab_audit *a)

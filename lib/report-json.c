@@ -9,20 +9,6 @@
  */
 
 static void
-ktime(struct lab_json *j, const char *key, int64_t t)
-{
-	char	buf[32];
-
-	lab_json_key(j, key);
-	if (t == 0) {
-		lab_json_null(j);
-		return;
-	}
-	lab_format_time(t, buf, sizeof(buf));
-	lab_json_str(j, buf);
-}
-
-static void
 ksize(struct lab_json *j, const char *key, size_t n)
 {
 	lab_json_kint(j, key, (int64_t)n);
@@ -71,8 +57,8 @@ host(struct lab_json *j, const struct lab_report_host *h)
 	lab_json_arr_end(j);
 	lab_json_kstr(j, "bmc", h->bmc);
 	lab_json_kstr(j, "power", h->power);
-	ktime(j, "power_seen", h->power_seen);
-	ktime(j, "power_checked", h->power_checked);
+	lab_json_ktime(j, "power_seen", h->power_seen);
+	lab_json_ktime(j, "power_checked", h->power_checked);
 	lab_json_key(j, "bmc_reachable");
 	if (h->bmc == NULL || h->power_checked == 0)
 		lab_json_null(j);
@@ -86,7 +72,7 @@ host(struct lab_json *j, const struct lab_report_host *h)
 		lab_json_kstr(j, "mac", h->nics[i].mac);
 		lab_json_kstr(j, "switch", h->nics[i].switch_name);
 		lab_json_kstr(j, "port", h->nics[i].port);
-		ktime(j, "last_seen", h->nics[i].last_seen);
+		lab_json_ktime(j, "last_seen", h->nics[i].last_seen);
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);
@@ -137,7 +123,7 @@ switch_obj(struct lab_json *j, const struct lab_report_switch *s)
 	lab_json_kstr(j, "model_name", s->model_name);
 	lab_json_kint(j, "model_ports", s->model_ports);
 	lab_json_kstr(j, "descr", s->descr);
-	ktime(j, "discovered_at", s->discovered_at);
+	lab_json_ktime(j, "discovered_at", s->discovered_at);
 	lab_json_key(j, "ports");
 	lab_json_arr_begin(j);
 	for (i = 0; i < s->nports; i++)
@@ -155,8 +141,8 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 
 	lab_json_init(&j, out);
 	lab_json_obj_begin(&j);
-	ktime(&j, "generated_at", r->generated_at);
-	ktime(&j, "previous_run", r->previous_run);
+	lab_json_ktime(&j, "generated_at", r->generated_at);
+	lab_json_ktime(&j, "previous_run", r->previous_run);
 	summary(&j, r);
 	lab_json_key(&j, "hosts");
 	lab_json_arr_begin(&j);
@@ -192,7 +178,7 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 	lab_json_arr_begin(&j);
 	for (i = 0; i < r->naudit; i++) {
 		lab_json_obj_begin(&j);
-		ktime(&j, "time", r->audit[i].time);
+		lab_json_ktime(&j, "time", r->audit[i].time);
 		lab_json_kstr(&j, "user", r->audit[i].user);
 		lab_json_kstr(&j, "argv", r->audit[i].argv);
 		lab_json_kint(&j, "result", r->audit[i].result);

@@ -241,3 +241,13 @@ lab_suggest(const char *word, const char *const *cands, size_t n)
 	}
 	return bestd <= limit && bestd < strlen(word) ? best : NULL;
 }
+
+char *
+lab_path_home(const char *path, const char *home)
+{
+	if (path == NULL)
+		return NULL;
+	if (strncmp(path, "~/", 2) == 0 && home != NULL && home[0] == '/')
+		return lab_asprintf("%s/%s", home, path + 2);
+	return lab_strdup(path);
+}

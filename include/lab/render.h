@@ -41,5 +41,7 @@ void	lab_render_switch_view_json(struct lab_json *,
 	    const struct lab_findings *);
 /* Formats a time as ISO 8601 UTC ("2026-11-30T18:53:45Z"); buf of 32. */
 void	lab_format_time(int64_t, char *buf, size_t len);
+/* key: the time as lab_format_time writes it, or null when t is 0. */
+void	lab_json_ktime(struct lab_json *, const char *key, int64_t t);
 
 #endif

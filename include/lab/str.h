@@ -56,6 +56,9 @@ long	lab_strv_find(const struct lab_strv *, const char *);
 char	*lab_strdup(const char *);
 /* Allocates a formatted string, or NULL. */
 char	*lab_asprintf(const char *, ...) LAB_PRINTF(1, 2);
+/* A copy of path with a leading "~/" put under home (when home is an
+   absolute path); NULL for a NULL path or when out of memory. */
+char	*lab_path_home(const char *path, const char *home);
 
 /*
  * The candidate nearest to word by edit distance, if near enough to be a
