@@ -384,11 +384,13 @@ provision_run(struct lab_call *call, struct lab_err *err)
 		rc = make_plan(&p, err);
 	if (rc == 0)
 		rc = yes ? apply(&p, err) : print_plan(&p, NULL, err);
-	if (rc == 0 && !yes && !call->json)
+	if (rc == 0 && !yes && !call->json) {
+		fflush(stdout);	/* the plan first, then the note */
 		fprintf(stderr, "lab: %s: nothing was changed; 'lab provision "
 		    "%s ... --yes' applies this plan%s\n", p.host->name,
 		    p.host->name, p.plan->placeholders ? " once every disk "
 		    "has its 'device'" : "");
+	}
 	prov_release(&p);
 	return rc == 0 ? LAB_EXIT_OK : err->code;
 }
