@@ -189,6 +189,7 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 	if (exec(db, "PRAGMA foreign_keys = ON", "open", err) == -1 ||
 	    (!memory && exec(db, "PRAGMA journal_mode = WAL", "open", err) == -1) ||
 	    exec(db, "PRAGMA synchronous = NORMAL", "open", err) == -1 ||
+	    exec(db, "PRAGMA cache_size = -65536", "open", err) == -1 ||
 	    migrate(db, err) == -1) {
 		lab_db_free(db);
 		return -1;
