@@ -44,6 +44,36 @@ select_hosts(struct lab_call *call, const struct lab_inventory *inv,
 	return 0;
 }
 
+/* Appends a then b at len, cut to fit with room for a NUL; new len. */
+static size_t
+append(char *buf, size_t size, size_t len, const char *a, const char *b)
+{
+	size_t	n;
+
+	for (; *a != '\0' && len + 1 < size; a++)
+		buf[len++] = *a;
+	n = strlen(b);
+	if (n > size - 1 - len)
+		n = size - 1 - len;
+	memcpy(buf + len, b, n);
+	return len + n;
+}
+
+/* A count in decimal. */
+static void
+utoa(size_t v, char *buf, size_t size)
+{
+	char	tmp[24];
+	size_t	n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n < sizeof(tmp));
+	for (v = 0; v < n && v + 1 < size; v++)
+		buf[v] = tmp[n - 1 - v];
+	buf[v] = '\0';
+}
+
 static int
 finish_json(struct lab_buf *b, struct lab_err *err)
 {
@@ -53,54 +83,79 @@ finish_json(struct lab_buf *b, struct lab_err *err)
 	return rc == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;
 }
 
+/* The JSON of ls hosts: whole hosts. */
+static int
+ls_hosts_json(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	LAB_CLEANUP(lab_freep) char *sel = NULL;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	size_t			 i;
+
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    select_hosts(call, inv, &sel, err) == -1)
+		return err->code;
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	for (i = 0; i < inv->nhosts; i++)
+		if (sel[i])
+			lab_render_host_json(&j, &inv->hosts[i]);
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	return finish_json(&b, err);
+}
+
+/*
+ * The table: rows read for it (no inventory), and with targets, the
+ * hosts and groups to resolve them. Both are sorted by name.
+ */
 static int
 ls_hosts(struct lab_call *call, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	LAB_CLEANUP(lab_freep) char *sel = NULL;
-	const struct lab_host	*h;
-	struct lab_buf		 b;
-	struct lab_json		 j;
+	struct lab_host_rows	 rows = { NULL, 0, NULL };
+	const struct lab_host_row *h;
 	struct table		 t;
-	char			 groups[256], bmc[300], nics[16], disks[16];
-	size_t			 i, k;
+	char			 bmc[300], nics[24], disks[24];
+	size_t			 i, k = 0;
 
-	if (cmd_inventory(call, &inv, err) == -1 ||
-	    select_hosts(call, inv, &sel, err) == -1)
+	if (call->json)
+		return ls_hosts_json(call, err);
+	if (cmd_db(call, 0, err) == -1 || ((call->argc > 0 || call->all) &&
+	    (lab_db_inventory_load_parts(call->db, LAB_LOAD_MEMBERSHIPS, NULL,
+	    &inv, err) == -1 || select_hosts(call, inv, &sel, err) == -1)) ||
+	    lab_db_host_rows(call->db, &rows, err) == -1)
 		return err->code;
-	if (call->json) {
-		lab_buf_init(&b);
-		lab_json_init(&j, &b);
-		lab_json_arr_begin(&j);
-		for (i = 0; i < inv->nhosts; i++)
-			if (sel[i])
-				lab_render_host_json(&j, &inv->hosts[i]);
-		lab_json_arr_end(&j);
-		lab_json_end(&j);
-		return finish_json(&b, err);
-	}
 	table_init(&t, 7, "NAME", "MODEL", "ROLE", "GROUPS", "BMC", "NICS",
 	    "DISKS");
-	for (i = 0; i < inv->nhosts; i++) {
-		if (!sel[i])
-			continue;
-		h = &inv->hosts[i];
-		groups[0] = '\0';
-		for (k = 0; k < h->groups.n; k++)
-			snprintf(groups + strlen(groups), sizeof(groups) -
-			    strlen(groups), "%s%s", k ? "," : "", h->groups.v[k]);
-		if (h->bmc != NULL)
-			snprintf(bmc, sizeof(bmc), "%s %s", h->bmc->type,
-			    h->bmc->address);
+	for (i = 0; i < rows.n; i++) {
+		h = &rows.v[i];
+		if (inv != NULL) {
+			/* both in name order: walk the selection along */
+			while (k < inv->nhosts &&
+			    strcmp(inv->hosts[k].name, h->name) < 0)
+				k++;
+			if (k == inv->nhosts ||
+			    strcmp(inv->hosts[k].name, h->name) != 0 || !sel[k])
+				continue;
+		}
+		/* no snprintf per cell: this runs for every host of the lab */
+		if (h->bmc_type != NULL)
+			bmc[append(bmc, sizeof(bmc), append(bmc, sizeof(bmc), 0,
+			    h->bmc_type, " "), h->bmc_address, "")] = '\0';
 		else
-			snprintf(bmc, sizeof(bmc), "none");
-		snprintf(nics, sizeof(nics), "%zu", h->nnics);
-		snprintf(disks, sizeof(disks), "%zu", h->ndisks);
-		table_row(&t, h->name, h->model, h->role, groups, bmc, nics,
+			memcpy(bmc, "none", 5);
+		utoa(h->nnics, nics, sizeof(nics));
+		utoa(h->ndisks, disks, sizeof(disks));
+		table_row(&t, h->name, h->model, h->role, h->groups, bmc, nics,
 		    disks);
 	}
 	table_print(&t, stdout);
 	table_release(&t);
+	lab_host_rows_release(&rows);
 	return LAB_EXIT_OK;
 }
 
