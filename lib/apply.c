@@ -13,9 +13,9 @@
  * each membership by its group's id: no lookup by name per row.
  */
 struct stmts {
-	sqlite3_stmt	*host_ins, *host_upd, *host_del;
-	sqlite3_stmt	*bmc_del, *bmc_ins, *nic_del, *nic_del_name, *nic_ins;
-	sqlite3_stmt	*disk_del, *disk_ins, *hg_del, *hg_ins;
+	sqlite3_stmt	*host_upd, *host_del, *host_max;
+	sqlite3_stmt	*bmc_del, *nic_del, *nic_del_name;
+	sqlite3_stmt	*disk_del, *hg_del;
 	sqlite3_stmt	*grp_put, *grp_del;
 	sqlite3_stmt	*sw_ins, *sw_upd, *sw_del;
 };
@@ -25,26 +25,16 @@ static const struct {
 	const char	*sql;
 } stmt_sql[] = {
 #define S(f, q) { offsetof(struct stmts, f), q }
-	S(host_ins, "INSERT INTO hosts (name, model, role, created_at, "
-	    "updated_at) VALUES (?1, ?2, ?3, ?4, ?4)"),
+	S(host_max, "SELECT coalesce(max(id), 0) FROM hosts"),
 	S(host_upd, "UPDATE hosts SET model = ?2, role = ?3, updated_at = ?4 "
 	    "WHERE name = ?1 RETURNING id"),
 	S(host_del, "DELETE FROM hosts WHERE name = ?1"),
 	S(bmc_del, "DELETE FROM bmcs WHERE host_id = ?1"),
-	S(bmc_ins, "INSERT INTO bmcs (host_id, type, address, port, "
-	    "credential, cipher_suite, workarounds, privilege, timeout_ms, "
-	    "retransmit_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)"),
 	S(nic_del, "DELETE FROM nics WHERE host_id = ?1"),
 	S(nic_del_name, "DELETE FROM nics WHERE host_id = "
 	    "(SELECT id FROM hosts WHERE name = ?1)"),
-	S(nic_ins, "INSERT INTO nics (host_id, position, name, mac) "
-	    "VALUES (?1, ?2, ?3, ?4)"),
 	S(disk_del, "DELETE FROM disks WHERE host_id = ?1"),
-	S(disk_ins, "INSERT INTO disks (host_id, position, slot, kind, "
-	    "size_bytes, controller) VALUES (?1, ?2, ?3, ?4, ?5, ?6)"),
 	S(hg_del, "DELETE FROM host_groups WHERE host_id = ?1"),
-	S(hg_ins, "INSERT INTO host_groups (host_id, group_id, position) "
-	    "VALUES (?1, ?2, ?3)"),
 	S(grp_put, "INSERT INTO groups (name, description, declared) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
 	    "description = excluded.description, declared = excluded.declared "
@@ -78,6 +68,10 @@ struct fgroup {
 struct apply {
 	struct lab_db		*db;
 	struct stmts		 st;
+	/* rows written many at a time; a new host's id is chosen here */
+	struct db_batch		 hosts, bmcs, nics, disks, members;
+	sqlite3_int64		 next_id;
+	struct lab_strv		 owned;	/* strings the batches point to */
 	struct lab_changes	*ch;
 	int64_t			 now;
 	struct fgroup		*fv;	/* the groups, sorted by name */
@@ -326,24 +320,45 @@ group_id(const struct apply *a, const char *name)
 	return 0;
 }
 
-/* Writes the host row and gets its id. */
+static void
+int_val(struct db_val *v, sqlite3_int64 i)
+{
+	v->type = SQLITE_INTEGER;
+	v->i = i;
+}
+
+static void
+str_val(struct db_val *v, const char *s)
+{
+	v->type = SQLITE_TEXT;
+	v->s = s;
+}
+
+/* Writes the host row (a new one into the batch) and gets its id. */
 static int
 write_host_row(struct apply *a, const struct lab_host *h, int update,
     sqlite3_int64 *id)
 {
-	sqlite3_stmt	*hs = update ? a->st.host_upd : a->st.host_ins;
+	sqlite3_stmt	*hs = a->st.host_upd;
+	struct db_val	*v;
 	int		 rc;
 
+	if (!update) {
+		if ((v = db_batch_row(&a->hosts, a->err)) == NULL)
+			return -1;
+		*id = a->next_id++;
+		int_val(&v[0], *id);
+		str_val(&v[1], h->name);
+		str_val(&v[2], h->model);
+		str_val(&v[3], h->role);
+		int_val(&v[4], a->now);
+		int_val(&v[5], a->now);
+		return 0;
+	}
 	bind_str(hs, 1, h->name);
 	bind_str(hs, 2, h->model);
 	bind_str(hs, 3, h->role);
 	sqlite3_bind_int64(hs, 4, a->now);
-	if (!update) {
-		if (run(a, hs, "write host") == -1)
-			return -1;
-		*id = sqlite3_last_insert_rowid(a->db->h);
-		return 0;
-	}
 	if ((rc = sqlite3_step(hs)) == SQLITE_ROW) {
 		*id = sqlite3_column_int64(hs, 0);
 		rc = sqlite3_step(hs);
@@ -355,10 +370,15 @@ write_host_row(struct apply *a, const struct lab_host *h, int update,
 	return 0;
 }
 
+/*
+ * Writes a host: its row and BMC now, its NICs, disks and memberships
+ * into the batches (written by the time of the next flush).
+ */
 static int
 write_host(struct apply *a, const struct lab_host *h, int update)
 {
 	struct stmts	*st = &a->st;
+	struct db_val	*v;
 	sqlite3_int64	 id = 0, gid;
 	size_t		 i;
 
@@ -375,57 +395,54 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		}
 	}
 	if (h->bmc != NULL) {
-		sqlite3_bind_int64(st->bmc_ins, 1, id);
-		bind_str(st->bmc_ins, 2, h->bmc->type);
-		bind_str(st->bmc_ins, 3, h->bmc->address);
-		sqlite3_bind_int(st->bmc_ins, 4, h->bmc->port);
-		bind_str(st->bmc_ins, 5, h->bmc->credential);
-		sqlite3_bind_int(st->bmc_ins, 6, h->bmc->cipher_suite);
-		if (h->bmc->workarounds.n > 0) {
-			char	*w = join_words(&h->bmc->workarounds);
-
-			if (w == NULL)
-				return lab_err_oom(a->err);
-			sqlite3_bind_text(st->bmc_ins, 7, w, -1, free);
-		}
-		bind_str(st->bmc_ins, 8, h->bmc->privilege);
-		if (h->bmc->timeout_ms > 0)
-			sqlite3_bind_int(st->bmc_ins, 9, h->bmc->timeout_ms);
-		if (h->bmc->retransmit_ms > 0)
-			sqlite3_bind_int(st->bmc_ins, 10,
-			    h->bmc->retransmit_ms);
-		if (run(a, st->bmc_ins, "write bmc") == -1)
+		if ((v = db_batch_row(&a->bmcs, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		str_val(&v[1], h->bmc->type);
+		str_val(&v[2], h->bmc->address);
+		int_val(&v[3], h->bmc->port);
+		str_val(&v[4], h->bmc->credential);
+		int_val(&v[5], h->bmc->cipher_suite);
+		if (h->bmc->workarounds.n > 0) {
+			if (lab_strv_take(&a->owned,
+			    join_words(&h->bmc->workarounds)) == -1)
+				return lab_err_oom(a->err);
+			str_val(&v[6], a->owned.v[a->owned.n - 1]);
+		}
+		str_val(&v[7], h->bmc->privilege);
+		if (h->bmc->timeout_ms > 0)
+			int_val(&v[8], h->bmc->timeout_ms);
+		if (h->bmc->retransmit_ms > 0)
+			int_val(&v[9], h->bmc->retransmit_ms);
 	}
 	for (i = 0; i < h->nnics; i++) {
-		sqlite3_bind_int64(st->nic_ins, 1, id);
-		sqlite3_bind_int64(st->nic_ins, 2, (sqlite3_int64)i);
-		bind_str(st->nic_ins, 3, h->nics[i].name);
-		bind_str(st->nic_ins, 4, h->nics[i].mac);
-		if (run(a, st->nic_ins, "write nic") == -1)
+		if ((v = db_batch_row(&a->nics, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		int_val(&v[1], (sqlite3_int64)i);
+		str_val(&v[2], h->nics[i].name);
+		str_val(&v[3], h->nics[i].mac);
 	}
 	for (i = 0; i < h->ndisks; i++) {
-		sqlite3_bind_int64(st->disk_ins, 1, id);
-		sqlite3_bind_int64(st->disk_ins, 2, (sqlite3_int64)i);
-		bind_str(st->disk_ins, 3, h->disks[i].slot);
-		bind_str(st->disk_ins, 4, h->disks[i].kind);
-		sqlite3_bind_int64(st->disk_ins, 5,
-		    (sqlite3_int64)h->disks[i].size_bytes);
-		bind_str(st->disk_ins, 6, h->disks[i].controller);
-		if (run(a, st->disk_ins, "write disk") == -1)
+		if ((v = db_batch_row(&a->disks, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		int_val(&v[1], (sqlite3_int64)i);
+		str_val(&v[2], h->disks[i].slot);
+		str_val(&v[3], h->disks[i].kind);
+		int_val(&v[4], (sqlite3_int64)h->disks[i].size_bytes);
+		str_val(&v[5], h->disks[i].controller);
 	}
 	for (i = 0; i < h->groups.n; i++) {
 		if ((gid = group_id(a, h->groups.v[i])) == 0)
 			return lab_err_set(a->err, LAB_EXIT_ENV, "database "
 			    "'%s': write group membership: no group '%s'",
 			    lab_db_path(a->db), h->groups.v[i]);
-		sqlite3_bind_int64(st->hg_ins, 1, id);
-		sqlite3_bind_int64(st->hg_ins, 2, gid);
-		sqlite3_bind_int64(st->hg_ins, 3, (sqlite3_int64)i);
-		if (run(a, st->hg_ins, "write group membership") == -1)
+		if ((v = db_batch_row(&a->members, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		int_val(&v[1], gid);
+		int_val(&v[2], (sqlite3_int64)i);
 	}
 	return 0;
 }
@@ -805,6 +822,20 @@ check_kept_macs(const struct lab_inventory *cur,
 	return rc;
 }
 
+/* The id the first new host gets (in the write transaction). */
+static int
+next_host_id(struct apply *a)
+{
+	int	rc = sqlite3_step(a->st.host_max);
+
+	if (rc == SQLITE_ROW)
+		a->next_id = sqlite3_column_int64(a->st.host_max, 0) + 1;
+	sqlite3_reset(a->st.host_max);
+	if (rc != SQLITE_ROW)
+		return db_fail(a->db, a->err, "read host ids");
+	return 0;
+}
+
 /* Makes the database hold inv, in one transaction. */
 int
 lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
@@ -837,8 +868,22 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	qsort(hv, inv->nhosts, sizeof(*hv), cmp_hostp);
 	qsort(sv, inv->nswitches, sizeof(*sv), cmp_switchp);
 	if (write && (stmts_prepare(db, &a.st, err) == -1 ||
-	    lab_db_begin(db, err) == -1))
+	    db_batch_init(&a.hosts, db, "hosts (id, name, model, role, "
+	    "created_at, updated_at)", 6, "write host", err) == -1 ||
+	    db_batch_init(&a.bmcs, db, "bmcs (host_id, type, address, port, "
+	    "credential, cipher_suite, workarounds, privilege, timeout_ms, "
+	    "retransmit_ms)", 10, "write bmc", err) == -1 ||
+	    db_batch_init(&a.nics, db, "nics (host_id, position, name, mac)",
+	    4, "write nic", err) == -1 ||
+	    db_batch_init(&a.disks, db, "disks (host_id, position, slot, kind, "
+	    "size_bytes, controller)", 6, "write disk", err) == -1 ||
+	    db_batch_init(&a.members, db, "host_groups (host_id, group_id, "
+	    "position)", 3, "write group membership", err) == -1 ||
+	    lab_db_begin(db, err) == -1 || next_host_id(&a) == -1))
 		goto out;
+	/* a host's rows are written after it (its batch flushes first) */
+	a.bmcs.first = a.nics.first = a.disks.first = a.members.first =
+	    &a.hosts;
 	if (lab_db_inventory_load(db, &cur, err) == -1)
 		goto out;
 	if (!(flags & LAB_APPLY_PRUNE) && check_kept_macs(cur, inv, hv, err) == -1)
@@ -853,6 +898,11 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	if ((write && merge_groups(&a, cur, fv, fn, 1, 0) == -1) ||
 	    (write && release_nics(&a, cur, hv, inv->nhosts, flags) == -1) ||
 	    merge_hosts(&a, cur, hv, inv->nhosts, flags, write) == -1 ||
+	    (write && (db_batch_flush(&a.hosts, err) == -1 ||
+	    db_batch_flush(&a.bmcs, err) == -1 ||
+	    db_batch_flush(&a.nics, err) == -1 ||
+	    db_batch_flush(&a.disks, err) == -1 ||
+	    db_batch_flush(&a.members, err) == -1)) ||
 	    merge_switches(&a, cur, sv, inv->nswitches, flags, write) == -1 ||
 	    merge_groups(&a, cur, fv, fn, 0, write) == -1)
 		goto out;
@@ -867,6 +917,12 @@ out:
 		lab_db_rollback(db);
 	lab_changes_release(&ch);
 	stmts_release(&a.st);
+	lab_strv_release(&a.owned);
+	db_batch_release(&a.hosts);
+	db_batch_release(&a.bmcs);
+	db_batch_release(&a.nics);
+	db_batch_release(&a.disks);
+	db_batch_release(&a.members);
 	lab_inventory_free(cur);
 	free(fv);
 	free(hv);

@@ -51,4 +51,34 @@ void	db_idx_release(struct db_idx *);
  */
 int	db_grow(void *vp, size_t n, size_t sz);
 
+/* Rows written many to one INSERT (lib/batch.c). */
+#define DB_BATCH_ROWS	32
+#define DB_BATCH_COLS	10
+
+struct db_val {
+	int		 type;	/* SQLITE_INTEGER, SQLITE_TEXT; else NULL */
+	sqlite3_int64	 i;
+	const char	*s;	/* must live until the flush */
+};
+
+struct db_batch {
+	struct lab_db	*db;
+	const char	*what;		/* for errors: "write disk" */
+	sqlite3_stmt	*one, *many;
+	struct db_batch	*first;		/* flushed before this one: parents */
+	int		 ncols;
+	size_t		 n;
+	struct db_val	 v[DB_BATCH_ROWS * DB_BATCH_COLS];
+};
+
+/* Prepares INSERT INTO into ("table (col, ...)") of ncols values. */
+int	db_batch_init(struct db_batch *, struct lab_db *, const char *into,
+	    int ncols, const char *what, struct lab_err *err);
+/* A new row's values to fill in, writing a full batch first; NULL when
+ * that failed. */
+struct db_val *db_batch_row(struct db_batch *, struct lab_err *err);
+/* Writes the rows kept. */
+int	db_batch_flush(struct db_batch *, struct lab_err *err);
+void	db_batch_release(struct db_batch *);
+
 #endif

@@ -199,7 +199,7 @@ count(struct rows *r, const char *sql, int nics)
 
 	if (db_prepare(r->db, sql, &st, r->err) == -1)
 		return -1;
-	/* in host_id order (an index on it): find each host once */
+	/* in host_id order (an index starts with it): each host found once */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		if (first || id != last)

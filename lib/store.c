@@ -150,65 +150,125 @@ load_bmcs(struct load *l)
 	return 0;
 }
 
-static int
-load_nics(struct load *l)
-{
-	sqlite3_stmt	*st;
-	struct lab_host	*h;
-	struct lab_nic	*nic;
-	int		 rc;
+/*
+ * NICs and disks come grouped by host (an index on host_id), each host's
+ * in name or slot order: a host's few are put in position order here, as
+ * they are read, instead of a sort of every row.
+ */
+struct child {
+	sqlite3_int64	 pos;
+	union {
+		struct lab_nic	nic;
+		struct lab_disk	disk;
+	} u;
+};
 
-	if (prepare(l, "SELECT host_id, name, mac FROM nics "
-	    "ORDER BY host_id, position", "SELECT host_id, name, mac "
-	    "FROM nics WHERE host_id = ?1 ORDER BY position", &st) == -1)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL)
-			continue;
-		if (grow(&h->nics, h->nnics, sizeof(*h->nics)) == -1)
-			break;
-		nic = &h->nics[h->nnics++];
-		memset(nic, 0, sizeof(*nic));
-		nic->name = db_text(st, 1);
-		nic->mac = db_text(st, 2);
-		nic->loc.file = l->file;
+/* Gives host h its children v[0..n), in position order. */
+static int
+flush_children(struct lab_host *h, struct child *v, size_t n, int nics)
+{
+	struct child	t;
+	size_t		i, j;
+
+	if (h == NULL || n == 0)
+		return 0;
+	for (i = 1; i < n; i++) {
+		t = v[i];
+		for (j = i; j > 0 && v[j - 1].pos > t.pos; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
 	}
-	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read nics");
-	sqlite3_finalize(st);
+	if (nics && (h->nics = calloc(n, sizeof(*h->nics))) == NULL)
+		return -1;
+	if (!nics && (h->disks = calloc(n, sizeof(*h->disks))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (nics)
+			h->nics[h->nnics++] = v[i].u.nic;
+		else
+			h->disks[h->ndisks++] = v[i].u.disk;
 	return 0;
 }
 
-static int
-load_disks(struct load *l)
+static void
+child_release(struct child *c, int nics)
 {
-	sqlite3_stmt	*st;
-	struct lab_host	*h;
-	struct lab_disk	*d;
-	int		 rc;
+	if (nics) {
+		free(c->u.nic.name);
+		free(c->u.nic.mac);
+	} else {
+		free(c->u.disk.slot);
+		free(c->u.disk.kind);
+		free(c->u.disk.controller);
+	}
+}
 
-	if (prepare(l, "SELECT host_id, slot, kind, size_bytes, controller "
-	    "FROM disks ORDER BY host_id, position", "SELECT host_id, slot, "
-	    "kind, size_bytes, controller FROM disks WHERE host_id = ?1 "
-	    "ORDER BY position", &st) == -1)
+static int
+load_children(struct load *l, int nics)
+{
+	struct child	*v = NULL, *c;
+	struct lab_host	*h = NULL, *nh;
+	sqlite3_stmt	*st;
+	sqlite3_int64	 id, last = 0;
+	size_t		 n = 0, i;
+	int		 rc, first = 1, ret = -1;
+
+	if (prepare(l, nics ? "SELECT host_id, position, name, mac FROM nics "
+	    "ORDER BY host_id" : "SELECT host_id, position, slot, kind, "
+	    "size_bytes, controller FROM disks ORDER BY host_id",
+	    nics ? "SELECT host_id, position, name, mac FROM nics "
+	    "WHERE host_id = ?1" : "SELECT host_id, position, slot, kind, "
+	    "size_bytes, controller FROM disks WHERE host_id = ?1",
+	    &st) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL)
+		id = sqlite3_column_int64(st, 0);
+		if (first || id != last) {
+			if (flush_children(h, v, n, nics) == -1)
+				break;
+			n = 0;
+			/* a host's rows are read once: never twice */
+			nh = host_by_id(l, id);
+			h = nh != NULL && (nics ? nh->nics == NULL :
+			    nh->disks == NULL) ? nh : NULL;
+			first = 0;
+			last = id;
+		}
+		if (h == NULL)
 			continue;
-		if (grow(&h->disks, h->ndisks, sizeof(*h->disks)) == -1)
+		if (grow(&v, n, sizeof(*v)) == -1)
 			break;
-		d = &h->disks[h->ndisks++];
-		memset(d, 0, sizeof(*d));
-		d->slot = db_text(st, 1);
-		d->kind = db_text(st, 2);
-		d->size_bytes = (uint64_t)sqlite3_column_int64(st, 3);
-		d->controller = db_text(st, 4);
-		d->loc.file = l->file;
+		c = &v[n++];
+		memset(c, 0, sizeof(*c));
+		c->pos = sqlite3_column_int64(st, 1);
+		if (nics) {
+			c->u.nic.name = db_text(st, 2);
+			c->u.nic.mac = db_text(st, 3);
+			c->u.nic.loc.file = l->file;
+		} else {
+			c->u.disk.slot = db_text(st, 2);
+			c->u.disk.kind = db_text(st, 3);
+			c->u.disk.size_bytes = (uint64_t)sqlite3_column_int64(st,
+			    4);
+			c->u.disk.controller = db_text(st, 5);
+			c->u.disk.loc.file = l->file;
+		}
 	}
-	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read disks");
+	if (rc == SQLITE_DONE && flush_children(h, v, n, nics) == 0)
+		n = 0;
+	else if (rc == SQLITE_DONE)
+		rc = SQLITE_NOMEM;
+	if (rc != SQLITE_DONE) {
+		for (i = 0; i < n; i++)
+			child_release(&v[i], nics);
+		step_fail(l, st, rc, nics ? "read nics" : "read disks");
+		goto out;
+	}
 	sqlite3_finalize(st);
-	return 0;
+	ret = 0;
+out:
+	free(v);
+	return ret;
 }
 
 /* A host's memberships, read in group id order, put in position order. */
@@ -412,8 +472,8 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	}
 	if (load_hosts(&l) == 0 &&
 	    (!(parts & LAB_LOAD_BMCS) || load_bmcs(&l) == 0) &&
-	    (!(parts & LAB_LOAD_NICS) || load_nics(&l) == 0) &&
-	    (!(parts & LAB_LOAD_DISKS) || load_disks(&l) == 0) &&
+	    (!(parts & LAB_LOAD_NICS) || load_children(&l, 1) == 0) &&
+	    (!(parts & LAB_LOAD_DISKS) || load_children(&l, 0) == 0) &&
 	    (!(parts & LAB_LOAD_MEMBERSHIPS) || load_memberships(&l) == 0) &&
 	    load_switches(&l) == 0 && load_groups(&l) == 0)
 		rc = 0;

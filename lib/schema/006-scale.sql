@@ -44,10 +44,6 @@ SELECT id, host_id, position, slot, kind, size_bytes, controller FROM disks;
 DROP TABLE disks;
 ALTER TABLE disks_new RENAME TO disks;
 
--- A host's NICs and disks in declared order, read without a sort.
-CREATE INDEX nics_host_position ON nics(host_id, position);
-CREATE INDEX disks_host_position ON disks(host_id, position);
-
 -- The hosts on a switch port (lab switch ports, the report): without it
 -- every port scanned every link.
 CREATE INDEX nic_links_port ON nic_links(switch_id, ifindex);
