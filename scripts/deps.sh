@@ -17,6 +17,8 @@ demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
 test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
 libclang-rt-14-dev libxml2-utils chromium"
+# tests/integration/db-faults.sh: tmpfs mounts, lab run as nobody
+test="$test mount util-linux"
 # the Debian package (scripts/package.sh)
 package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
 
