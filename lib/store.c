@@ -470,7 +470,9 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 		db_fail(db, err, "begin");
 		goto out;
 	}
-	if (load_hosts(&l) == 0 &&
+	if (!(parts & LAB_LOAD_HOSTS))
+		parts = 0;
+	if ((!(parts & LAB_LOAD_HOSTS) || load_hosts(&l) == 0) &&
 	    (!(parts & LAB_LOAD_BMCS) || load_bmcs(&l) == 0) &&
 	    (!(parts & LAB_LOAD_NICS) || load_children(&l, 1) == 0) &&
 	    (!(parts & LAB_LOAD_DISKS) || load_children(&l, 0) == 0) &&

@@ -79,7 +79,8 @@ enum lab_load_parts {
 	LAB_LOAD_NICS = 1 << 1,
 	LAB_LOAD_DISKS = 1 << 2,
 	LAB_LOAD_MEMBERSHIPS = 1 << 3,	/* the host's groups */
-	LAB_LOAD_ALL = 0xf,
+	LAB_LOAD_HOSTS = 1 << 4,	/* without it: no hosts, no parts */
+	LAB_LOAD_ALL = 0x1f,
 };
 
 /*

@@ -216,11 +216,11 @@ echo "faults.sh: agent killed after $walked of $whole answers: nothing stored"
 ok
 
 # --- 3. lab killed during an import ----------------------------------
-# two whole inventories of 1,000 hosts that differ in every host; the
+# two whole inventories of 600 hosts that differ in every host; the
 # reference exports of each, then imports killed at random points
-python3 "$SRC/tools/gen-inventory.py" "$T/inv0" --hosts 1000 --switches 40 \
+python3 "$SRC/tools/gen-inventory.py" "$T/inv0" --hosts 600 --switches 24 \
     --files 4 --variant 0
-python3 "$SRC/tools/gen-inventory.py" "$T/inv1" --hosts 1000 --switches 40 \
+python3 "$SRC/tools/gen-inventory.py" "$T/inv1" --hosts 600 --switches 24 \
     --files 4 --variant 1
 rm -f "$LAB_DB" "$LAB_DB-wal" "$LAB_DB-shm"
 "$LAB" import "$T/inv1" >/dev/null 2>&1 || fail "import inventory 1"
