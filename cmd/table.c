@@ -139,6 +139,18 @@ width(const char *s)
 	return n;
 }
 
+/* Whether the n bytes of s are ASCII: then its width is n. */
+static int
+ascii(const char *s, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if ((unsigned char)s[i] & 0x80)
+			return 0;
+	return 1;
+}
+
 /* Prints at most w columns of s, ending in "…" when cut. */
 static void
 put_cut(FILE *f, const char *s, size_t w)
@@ -245,7 +257,11 @@ print_plain(const struct table *t, FILE *f, const size_t *w)
 	for (i = 0; i < t->ncells && !b.oom; i++) {
 		c = i % t->ncols;
 		s = *cell(t, i) != '\0' ? cell(t, i) : "-";
-		len = strlen(s);
+		/* cells end where the next begins: no strlen */
+		len = i + 1 < t->ncells ? t->cells[i + 1] - t->cells[i] - 1 :
+		    strlen(s);
+		if (*cell(t, i) == '\0')
+			len = 1;
 		lab_buf_add(&b, s, len);
 		if (c + 1 == t->ncols) {
 			lab_buf_addc(&b, '\n');
@@ -255,7 +271,7 @@ print_plain(const struct table *t, FILE *f, const size_t *w)
 			}
 			continue;
 		}
-		len = width(s);
+		len = ascii(s, len) ? len : width(s);
 		for (n = len < w[c] ? w[c] - len + 2 : 2; n > 0; n -= k) {
 			k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
 			lab_buf_add(&b, spaces, k);
