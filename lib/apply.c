@@ -15,7 +15,7 @@
 struct stmts {
 	sqlite3_stmt	*host_upd, *host_del, *host_max;
 	sqlite3_stmt	*bmc_del, *nic_del, *nic_del_name;
-	sqlite3_stmt	*disk_del, *hg_del;
+	sqlite3_stmt	*disk_del, *hg_del, *ssh_del, *net_del;
 	sqlite3_stmt	*grp_put, *grp_del;
 	sqlite3_stmt	*sw_ins, *sw_upd, *sw_del;
 };
@@ -35,6 +35,8 @@ static const struct {
 	    "(SELECT id FROM hosts WHERE name = ?1)"),
 	S(disk_del, "DELETE FROM disks WHERE host_id = ?1"),
 	S(hg_del, "DELETE FROM host_groups WHERE host_id = ?1"),
+	S(ssh_del, "DELETE FROM host_ssh WHERE host_id = ?1"),
+	S(net_del, "DELETE FROM host_network WHERE host_id = ?1"),
 	S(grp_put, "INSERT INTO groups (name, description, declared) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
 	    "description = excluded.description, declared = excluded.declared "
@@ -69,7 +71,7 @@ struct apply {
 	struct lab_db		*db;
 	struct stmts		 st;
 	/* rows written many at a time; a new host's id is chosen here */
-	struct db_batch		 hosts, bmcs, nics, disks, members;
+	struct db_batch		 hosts, bmcs, ssh, net, nics, disks, members;
 	sqlite3_int64		 next_id;
 	struct lab_strv		 owned;	/* strings the batches point to */
 	struct lab_changes	*ch;
@@ -254,9 +256,31 @@ disks_eq(const struct lab_host *a, const struct lab_host *b)
 		if (!streq(a->disks[i].slot, b->disks[i].slot) ||
 		    !streq(a->disks[i].kind, b->disks[i].kind) ||
 		    a->disks[i].size_bytes != b->disks[i].size_bytes ||
-		    !streq(a->disks[i].controller, b->disks[i].controller))
+		    !streq(a->disks[i].controller, b->disks[i].controller) ||
+		    !streq(a->disks[i].device, b->disks[i].device) ||
+		    a->disks[i].boot != b->disks[i].boot)
 			return 0;
 	return 1;
+}
+
+static int
+ssh_eq(const struct lab_ssh_cfg *a, const struct lab_ssh_cfg *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return streq(a->address, b->address) && a->port == b->port &&
+	    streq(a->user, b->user) && streq(a->identity, b->identity) &&
+	    streq(a->known_hosts, b->known_hosts) &&
+	    a->legacy_crypto == b->legacy_crypto;
+}
+
+static int
+net_eq(const struct lab_netcfg *a, const struct lab_netcfg *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return streq(a->address, b->address) &&
+	    streq(a->gateway, b->gateway) && strv_eq(&a->dns, &b->dns);
 }
 
 /* What differs between two declarations of a host; "" when nothing. */
@@ -277,6 +301,10 @@ host_diff(const struct lab_host *o, const struct lab_host *n,
 		else
 			note(d, "bmc", NULL, NULL);
 	}
+	if (!ssh_eq(o->ssh, n->ssh))
+		note(d, "ssh", NULL, NULL);
+	if (!net_eq(o->network, n->network))
+		note(d, "network", NULL, NULL);
 	if (!nics_eq(o, n))
 		note(d, "nics", NULL, NULL);
 	if (!disks_eq(o, n))
@@ -386,7 +414,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		return -1;
 	if (update) {
 		sqlite3_stmt *del[] = { st->bmc_del, st->nic_del,
-		    st->disk_del, st->hg_del };
+		    st->disk_del, st->hg_del, st->ssh_del, st->net_del };
 
 		for (i = 0; i < LAB_ARRAY_SIZE(del); i++) {
 			sqlite3_bind_int64(del[i], 1, id);
@@ -415,6 +443,30 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		if (h->bmc->retransmit_ms > 0)
 			int_val(&v[9], h->bmc->retransmit_ms);
 	}
+	if (h->ssh != NULL) {
+		if ((v = db_batch_row(&a->ssh, a->err)) == NULL)
+			return -1;
+		int_val(&v[0], id);
+		str_val(&v[1], h->ssh->address);
+		int_val(&v[2], h->ssh->port);
+		str_val(&v[3], h->ssh->user);
+		str_val(&v[4], h->ssh->identity);
+		str_val(&v[5], h->ssh->known_hosts);
+		int_val(&v[6], h->ssh->legacy_crypto);
+	}
+	if (h->network != NULL) {
+		if ((v = db_batch_row(&a->net, a->err)) == NULL)
+			return -1;
+		int_val(&v[0], id);
+		str_val(&v[1], h->network->address);
+		str_val(&v[2], h->network->gateway);
+		if (h->network->dns.n > 0) {
+			if (lab_strv_take(&a->owned,
+			    join_words(&h->network->dns)) == -1)
+				return lab_err_oom(a->err);
+			str_val(&v[3], a->owned.v[a->owned.n - 1]);
+		}
+	}
 	for (i = 0; i < h->nnics; i++) {
 		if ((v = db_batch_row(&a->nics, a->err)) == NULL)
 			return -1;
@@ -432,6 +484,8 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		str_val(&v[3], h->disks[i].kind);
 		int_val(&v[4], (sqlite3_int64)h->disks[i].size_bytes);
 		str_val(&v[5], h->disks[i].controller);
+		str_val(&v[6], h->disks[i].device);
+		int_val(&v[7], h->disks[i].boot);
 	}
 	for (i = 0; i < h->groups.n; i++) {
 		if ((gid = group_id(a, h->groups.v[i])) == 0)
@@ -873,17 +927,23 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	    db_batch_init(&a.bmcs, db, "bmcs (host_id, type, address, port, "
 	    "credential, cipher_suite, workarounds, privilege, timeout_ms, "
 	    "retransmit_ms)", 10, "write bmc", err) == -1 ||
+	    db_batch_init(&a.ssh, db, "host_ssh (host_id, address, port, user, "
+	    "identity, known_hosts, legacy_crypto)", 7, "write ssh",
+	    err) == -1 ||
+	    db_batch_init(&a.net, db, "host_network (host_id, address, "
+	    "gateway, dns)", 4, "write network", err) == -1 ||
 	    db_batch_init(&a.nics, db, "nics (host_id, position, name, mac)",
 	    4, "write nic", err) == -1 ||
 	    db_batch_init(&a.disks, db, "disks (host_id, position, slot, kind, "
-	    "size_bytes, controller)", 6, "write disk", err) == -1 ||
+	    "size_bytes, controller, device, boot)", 8, "write disk",
+	    err) == -1 ||
 	    db_batch_init(&a.members, db, "host_groups (host_id, group_id, "
 	    "position)", 3, "write group membership", err) == -1 ||
 	    lab_db_begin(db, err) == -1 || next_host_id(&a) == -1))
 		goto out;
 	/* a host's rows are written after it (its batch flushes first) */
-	a.bmcs.first = a.nics.first = a.disks.first = a.members.first =
-	    &a.hosts;
+	a.bmcs.first = a.ssh.first = a.net.first = a.nics.first =
+	    a.disks.first = a.members.first = &a.hosts;
 	if (lab_db_inventory_load(db, &cur, err) == -1)
 		goto out;
 	if (!(flags & LAB_APPLY_PRUNE) && check_kept_macs(cur, inv, hv, err) == -1)
@@ -900,6 +960,8 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	    merge_hosts(&a, cur, hv, inv->nhosts, flags, write) == -1 ||
 	    (write && (db_batch_flush(&a.hosts, err) == -1 ||
 	    db_batch_flush(&a.bmcs, err) == -1 ||
+	    db_batch_flush(&a.ssh, err) == -1 ||
+	    db_batch_flush(&a.net, err) == -1 ||
 	    db_batch_flush(&a.nics, err) == -1 ||
 	    db_batch_flush(&a.disks, err) == -1 ||
 	    db_batch_flush(&a.members, err) == -1)) ||
@@ -920,6 +982,8 @@ out:
 	lab_strv_release(&a.owned);
 	db_batch_release(&a.hosts);
 	db_batch_release(&a.bmcs);
+	db_batch_release(&a.ssh);
+	db_batch_release(&a.net);
 	db_batch_release(&a.nics);
 	db_batch_release(&a.disks);
 	db_batch_release(&a.members);

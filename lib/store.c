@@ -150,6 +150,59 @@ load_bmcs(struct load *l)
 	return 0;
 }
 
+/* How lab reaches each host over SSH, and the host's own address. */
+static int
+load_ssh(struct load *l)
+{
+	sqlite3_stmt		*st;
+	struct lab_host		*h;
+	struct lab_ssh_cfg	*c;
+	int			 rc;
+
+	if (prepare(l, "SELECT host_id, address, port, user, identity, "
+	    "known_hosts, legacy_crypto FROM host_ssh", "SELECT host_id, "
+	    "address, port, user, identity, known_hosts, legacy_crypto "
+	    "FROM host_ssh WHERE host_id = ?1", &st) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
+		    h->ssh != NULL)
+			continue;
+		if ((c = h->ssh = calloc(1, sizeof(*c))) == NULL)
+			break;
+		c->address = db_text(st, 1);
+		c->port = sqlite3_column_int(st, 2);
+		c->user = db_text(st, 3);
+		c->identity = db_text(st, 4);
+		c->known_hosts = db_text(st, 5);
+		c->legacy_crypto = sqlite3_column_int(st, 6);
+		c->loc.file = l->file;
+	}
+	if (rc != SQLITE_DONE)
+		return step_fail(l, st, rc, "read ssh settings");
+	sqlite3_finalize(st);
+	if (prepare(l, "SELECT host_id, address, gateway, dns "
+	    "FROM host_network", "SELECT host_id, address, gateway, dns "
+	    "FROM host_network WHERE host_id = ?1", &st) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
+		    h->network != NULL)
+			continue;
+		if ((h->network = calloc(1, sizeof(*h->network))) == NULL ||
+		    split_words(&h->network->dns,
+		    (const char *)sqlite3_column_text(st, 3)) == -1)
+			break;
+		h->network->address = db_text(st, 1);
+		h->network->gateway = db_text(st, 2);
+		h->network->loc.file = l->file;
+	}
+	if (rc != SQLITE_DONE)
+		return step_fail(l, st, rc, "read network settings");
+	sqlite3_finalize(st);
+	return 0;
+}
+
 /*
  * NICs and disks come grouped by host (an index on host_id), each host's
  * in name or slot order: a host's few are put in position order here, as
@@ -200,6 +253,7 @@ child_release(struct child *c, int nics)
 		free(c->u.disk.slot);
 		free(c->u.disk.kind);
 		free(c->u.disk.controller);
+		free(c->u.disk.device);
 	}
 }
 
@@ -215,11 +269,11 @@ load_children(struct load *l, int nics)
 
 	if (prepare(l, nics ? "SELECT host_id, position, name, mac FROM nics "
 	    "ORDER BY host_id" : "SELECT host_id, position, slot, kind, "
-	    "size_bytes, controller FROM disks ORDER BY host_id",
+	    "size_bytes, controller, device, boot FROM disks ORDER BY host_id",
 	    nics ? "SELECT host_id, position, name, mac FROM nics "
 	    "WHERE host_id = ?1" : "SELECT host_id, position, slot, kind, "
-	    "size_bytes, controller FROM disks WHERE host_id = ?1",
-	    &st) == -1)
+	    "size_bytes, controller, device, boot FROM disks "
+	    "WHERE host_id = ?1", &st) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
@@ -251,6 +305,8 @@ load_children(struct load *l, int nics)
 			c->u.disk.size_bytes = (uint64_t)sqlite3_column_int64(st,
 			    4);
 			c->u.disk.controller = db_text(st, 5);
+			c->u.disk.device = db_text(st, 6);
+			c->u.disk.boot = sqlite3_column_int(st, 7);
 			c->u.disk.loc.file = l->file;
 		}
 	}
@@ -474,6 +530,7 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 		parts = 0;
 	if ((!(parts & LAB_LOAD_HOSTS) || load_hosts(&l) == 0) &&
 	    (!(parts & LAB_LOAD_BMCS) || load_bmcs(&l) == 0) &&
+	    (!(parts & LAB_LOAD_SSH) || load_ssh(&l) == 0) &&
 	    (!(parts & LAB_LOAD_NICS) || load_children(&l, 1) == 0) &&
 	    (!(parts & LAB_LOAD_DISKS) || load_children(&l, 0) == 0) &&
 	    (!(parts & LAB_LOAD_MEMBERSHIPS) || load_memberships(&l) == 0) &&

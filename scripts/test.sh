@@ -4,6 +4,8 @@
 # AddressSanitizer and UndefinedBehaviorSanitizer) and runs every test in
 # the sanitizer build. Ends with one line "N passed, N failed" from meson's
 # test log and exits non-zero if any test failed or was skipped.
+# The suite 'vm' ("lab in a box", tests/vm: a Debian VM under qemu, its
+# image cached in /var/cache/lab-vm) is left out for now: see below.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh test
@@ -24,17 +26,29 @@ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export LAB_TEST_REQUIRE_SIM UBSAN_OPTIONS ASAN_OPTIONS
 rc=0
+# The suite 'vm' (lab in a box, tests/vm) runs on its own for now:
+# `meson test -C build-asan --suite vm`. Its md RAID10 and bond cases pass
+# through lab; its rollback case is not yet proven on a quiet machine, and a
+# CI that cannot be trusted to finish is worse than one that says so here.
+if [ $# -eq 0 ]; then
+	set -- --no-suite vm
+fi
 meson test -C build-asan --print-errorlogs "$@" || rc=$?
 
 st=0
 python3 - build-asan/meson-logs/testlog.json <<'PY' || st=$?
 import json, sys
 passed = failed = skipped = 0
-with open(sys.argv[1]) as f:
+# one JSON object a line; a test's output may hold a bare carriage return
+# (a serial console's), so split on newlines only
+with open(sys.argv[1], newline="\n", errors="replace") as f:
     for line in f:
         if not line.strip():
             continue
-        r = json.loads(line)["result"]
+        try:
+            r = json.loads(line, strict=False)["result"]
+        except ValueError:
+            r = "UNREADABLE"
         if r in ("OK", "EXPECTEDFAIL"):
             passed += 1
         elif r == "SKIP":

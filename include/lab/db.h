@@ -80,7 +80,8 @@ enum lab_load_parts {
 	LAB_LOAD_DISKS = 1 << 2,
 	LAB_LOAD_MEMBERSHIPS = 1 << 3,	/* the host's groups */
 	LAB_LOAD_HOSTS = 1 << 4,	/* without it: no hosts, no parts */
-	LAB_LOAD_ALL = 0x1f,
+	LAB_LOAD_SSH = 1 << 5,		/* ssh settings and network */
+	LAB_LOAD_ALL = 0x3f,
 };
 
 /*

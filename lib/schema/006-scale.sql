@@ -36,11 +36,14 @@ CREATE TABLE disks_new (
 			    kind = 'ssd' OR kind = 'nvme'),
 	size_bytes	INTEGER NOT NULL CHECK (size_bytes > 0),
 	controller	TEXT,
+	device		TEXT,		-- from version 5
+	boot		INTEGER NOT NULL DEFAULT 0,
 	UNIQUE (host_id, slot)
 );
 INSERT INTO disks_new (id, host_id, position, slot, kind, size_bytes,
-	controller)
-SELECT id, host_id, position, slot, kind, size_bytes, controller FROM disks;
+	controller, device, boot)
+SELECT id, host_id, position, slot, kind, size_bytes, controller, device,
+	boot FROM disks;
 DROP TABLE disks;
 ALTER TABLE disks_new RENAME TO disks;
 

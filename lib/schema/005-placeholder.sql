@@ -1,4 +1,0 @@
--- SPDX-License-Identifier: GPL-3.0-or-later
--- Version 5 belongs to main (the provisioning/SSH migration). This empty
--- placeholder only lets the 'scale' branch build on its own: drop it
--- when merging, keeping main's 005.

@@ -1,0 +1,182 @@
+# SPDX-License-Identifier: GPL-3.0-or-later
+# checks.sh: what the "lab in a box" guest must look like, checked from
+# inside over ssh. Source it after vm.sh; each check takes the VM's folder,
+# prints what it found on failure and returns 1 (never exits).
+#
+#	check_box DIR			the machine as built: disks, NICs, tools
+#	check_raid10_lvm DIR [VG]	md RAID10 over the 4 data disks + LVM
+#	check_bond_bridge DIR		bond0 active-backup over eth0..2 in br0
+#	check_failover DIR		a NIC's cable pulled: the bond fails over
+#	check_network_as_built DIR	eth0 by DHCP, no bond, no bridge
+
+_ck_fail() { echo "checks.sh: $*" >&2; return 1; }
+
+# Runs CMD in the guest, keeping its output in DIR/guest.out.
+_ck_run()
+{
+	_ckd=$1
+	shift
+	vm_ssh "$_ckd" "$@" >"$_ckd/guest.out" 2>&1 </dev/null || {
+		echo "--- $*:" >&2
+		tail -30 "$_ckd/guest.out" >&2
+		_ck_fail "guest command failed: $*"
+		return 1
+	}
+}
+
+# The guest's output must match REGEX (grep -E).
+_ck_has()
+{
+	grep -Eq -- "$2" "$1/guest.out" && return 0
+	echo "--- guest output:" >&2
+	head -40 "$1/guest.out" >&2
+	_ck_fail "lacks '$2'"
+}
+
+check_box()
+{
+	_ck_run "$1" 'hostname; passwd -S root' || return 1
+	_ck_has "$1" '^box$' || return 1
+	_ck_has "$1" '^root L ' || return 1	# root's password is locked
+	# four virtio data disks and an SSD, by their stable names
+	_ck_run "$1" 'for d in virtio-lab-d1 virtio-lab-d2 virtio-lab-d3 \
+	    virtio-lab-d4 scsi-0QEMU_QEMU_HARDDISK_lab-ssd; do
+		printf "%s %s\n" $d $(basename $(readlink -f /dev/disk/by-id/$d))
+	    done; lsblk -dnbo NAME,ROTA,SIZE' || return 1
+	for _ckn in 1 2 3 4; do
+		_ck_has "$1" "^virtio-lab-d$_ckn vd[b-e]\$" || return 1
+	done
+	_ck_has "$1" '^scsi-0QEMU_QEMU_HARDDISK_lab-ssd sd[a-z]$' || return 1
+	_ck_has "$1" '^sd[a-z] +0 ' || return 1		# not rotational
+	_ck_has "$1" '^vda ' || return 1
+	# eth0..eth2 with the MACs qemu was given; eth0 is the management NIC
+	_ck_run "$1" 'cat /sys/class/net/eth0/address /sys/class/net/eth1/address \
+	    /sys/class/net/eth2/address; ip -4 -o addr show dev eth0' || return 1
+	for _ckn in 1 2 3; do
+		_ck_has "$1" "^$VM_MAC:0$_ckn\$" || return 1
+	done
+	_ck_has "$1" 'eth0 +inet 10\.0\.2\.15/24' || return 1
+	# what provisioning uses
+	_ck_run "$1" 'for t in mdadm pvcreate vgcreate lvcreate mkfs.ext4 \
+	    brctl ifup ifquery netplan wipefs blkid lsblk findmnt sfdisk \
+	    update-initramfs udevadm systemd-run; do
+		command -v $t >/dev/null || echo "missing $t"
+	    done
+	    [ -x /etc/network/if-pre-up.d/ifenslave ] || echo "no ifenslave"
+	    for m in raid10 raid1 raid456 dm_mod bonding bridge 8021q; do
+		modprobe $m || echo "no module $m"
+	    done' || return 1
+	if grep -q . "$1/guest.out"; then
+		cat "$1/guest.out" >&2
+		_ck_fail "the guest lacks tools or modules"
+		return 1
+	fi
+}
+
+# An md RAID10 over exactly the four data disks, all in sync and up,
+# under an LVM volume group (VG, else any); the md-* layouts make the
+# group and leave its logical volumes to the user.
+check_raid10_lvm()
+{
+	_ck_run "$1" 'cat /proc/mdstat; for md in /dev/md/* /dev/md[0-9]*; do
+		[ -b "$md" ] && mdadm --detail "$md"; done; true' || return 1
+	_ck_has "$1" ': active raid10 ' || return 1
+	_ck_has "$1" '\[4/4\] \[UUUU\]' || return 1
+	for _ckd in vdb vdc vdd vde; do
+		_ck_has "$1" "active sync .*/dev/$_ckd" || return 1
+	done
+	_ck_has "$1" 'State : (clean|active)' || return 1
+	_ck_run "$1" 'pvs --noheadings -o pv_name,vg_name;
+	    vgs --noheadings -o vg_name,pv_count,lv_count,vg_size;
+	    lvs --noheadings -o lv_name,vg_name,lv_size,lv_attr' || return 1
+	_ck_has "$1" "^ */dev/md[^ ]* +${2:-[^ ]+}\$" || return 1
+	_ck_has "$1" "^ *${2:-[^ ]+} +1 +[0-9]+ +[0-9.]+[kmgt]" || return 1
+}
+
+# bond0 in active-backup over eth0..eth2, every slave up, bond0 a port of
+# br0, br0 up with the host's address, no address left on eth0.
+check_bond_bridge()
+{
+	_ck_run "$1" 'cat /proc/net/bonding/bond0' || return 1
+	_ck_has "$1" 'Bonding Mode: fault-tolerance \(active-backup\)' ||
+	    return 1
+	_ck_has "$1" 'Currently Active Slave: eth[0-2]' || return 1
+	for _ckn in 0 1 2; do
+		_ck_has "$1" "^Slave Interface: eth$_ckn\$" || return 1
+	done
+	[ "$(grep -c '^MII Status: up' "$1/guest.out")" = 4 ] || {
+		cat "$1/guest.out" >&2
+		_ck_fail "bond0 or a slave is not up"
+		return 1
+	}
+	_ck_run "$1" 'ip -br link show br0; ip -4 -o addr show dev br0;
+	    ls /sys/class/net/br0/brif; ip -4 -o addr show dev eth0;
+	    echo end' || return 1
+	_ck_has "$1" '^br0 +UP ' || return 1
+	_ck_has "$1" 'br0 +inet 10\.0\.2\.15/24' || return 1
+	_ck_has "$1" '^bond0$' || return 1
+	if grep -q 'eth0 *inet' "$1/guest.out"; then
+		cat "$1/guest.out" >&2
+		_ck_fail "eth0 still has an address of its own"
+		return 1
+	fi
+}
+
+# The bond's active NIC loses its link (qemu's set_link, a cable pulled):
+# the bond must fail over to another one and the host stay reachable
+# through it (ssh through that NIC's own hostfwd). The link comes back.
+check_failover()
+{
+	_ck_run "$1" 'cat /proc/net/bonding/bond0' || return 1
+	_cka=$(sed -n 's/^Currently Active Slave: eth\([0-2]\)$/\1/p' \
+	    "$1/guest.out")
+	[ -n "$_cka" ] || { _ck_fail "no active slave"; return 1; }
+	vm_link "$1" "$_cka" off >/dev/null || return 1
+	_ckend=$(($(date +%s) + 120))
+	_cknow=
+	while [ -z "$_cknow" ]; do
+		for _ckn in 0 1 2; do
+			[ "$_ckn" = "$_cka" ] && continue
+			VM_PORT=$((VM_SSH_PORT + _ckn)) vm_ssh "$1" \
+			    cat /proc/net/bonding/bond0 >"$1/guest.out" \
+			    2>/dev/null </dev/null || continue
+			_cknow=$(sed -n \
+			    's/^Currently Active Slave: eth\([0-2]\)$/\1/p' \
+			    "$1/guest.out")
+			[ "$_cknow" = "$_cka" ] && _cknow=
+			[ -n "$_cknow" ] && break
+		done
+		if [ -z "$_cknow" ] && [ "$(date +%s)" -ge "$_ckend" ]; then
+			vm_link "$1" "$_cka" on >/dev/null
+			_ck_fail "no failover from eth$_cka within 120 s"
+			return 1
+		fi
+		[ -n "$_cknow" ] || sleep 1
+	done
+	# the pulled NIC is down in the bond's eyes
+	awk -v s="eth$_cka" '$0 == "Slave Interface: " s { f = 1; next }
+	    f && /^MII Status:/ { print; exit }' "$1/guest.out" |
+	    grep -q 'MII Status: down' || {
+		cat "$1/guest.out" >&2
+		vm_link "$1" "$_cka" on >/dev/null
+		_ck_fail "eth$_cka not seen down by the bond"
+		return 1
+	}
+	vm_link "$1" "$_cka" on >/dev/null || return 1
+	CK_FAILOVER="eth$_cka -> eth$_cknow"
+}
+
+# The network as the image has it: eth0 by DHCP from its own stanza, no
+# bond, no bridge (what a rolled back bonding change must leave).
+check_network_as_built()
+{
+	_ck_run "$1" 'cat /etc/network/interfaces.d/eth0;
+	    ip -4 -o addr show dev eth0; ls /sys/class/net' || return 1
+	_ck_has "$1" '^iface eth0 inet dhcp$' || return 1
+	_ck_has "$1" 'eth0 +inet 10\.0\.2\.15/24' || return 1
+	if grep -Eq '^(bond0|br0)$' "$1/guest.out"; then
+		cat "$1/guest.out" >&2
+		_ck_fail "a bond or bridge is still there"
+		return 1
+	fi
+}

@@ -1,0 +1,252 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# Lab in a box (suite 'vm'): a Debian 12 server under qemu behind an
+# ipmi_sim BMC on 127.0.22.1, driven by lab: sh run.sh LAB SRCDIR
+#
+# Builds the guest image or reuses the cached one, boots it cold once and
+# snapshots it, imports tests/vm/box.yaml, then: lab power on box, ssh,
+# the machine checked from inside, each provisioning case from a clean
+# snapshot, lab power off box. Every qemu and ipmi_sim is stopped by PID on
+# every exit path. Environment:
+#   LAB_VM_ZFS=1        the image with OpenZFS (meson -Dvm_zfs=enabled)
+#   LAB_VM_PROVISION=1  run the lab provision cases (needs lab provision;
+#                       without it they fail); 0 (the default until the
+#                       command lands on main) leaves them out, and says so
+#   LAB_VM_KEEP=1       keep the temp folder (console log, lab's files)
+set -eu
+LAB=$1
+SRC=$2
+VM_SRC=$SRC
+LAB_VM_ZFS=${LAB_VM_ZFS:-0}
+# lab provision is on main: its cases run unless LAB_VM_PROVISION=0.
+LAB_VM_PROVISION=${LAB_VM_PROVISION:-1}
+
+. "$SRC/tests/integration/bmc.sh"
+. "$SRC/tests/vm/vm.sh"
+. "$SRC/tests/vm/checks.sh"
+bmc_require
+vm_require
+
+T=$(mktemp -d /tmp/lab-vm.XXXXXX)
+V=$T/vm
+cleanup()
+{
+	vm_bmc_stop "$V"
+	vm_stop "$V"
+	if [ "${LAB_VM_KEEP:-0}" = 1 ]; then
+		echo "vm: kept $T" >&2
+	else
+		rm -rf "$T"
+	fi
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$V/credentials.yaml"
+BMC_PASSWORD="Bx-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-v9"
+export BMC_PASSWORD
+
+NAME=vm
+. "$SRC/tests/integration/check.sh"
+now() { date +%s; }
+timings=
+took() { timings="$timings
+  $1: $2 s"; }
+
+# --- the machine --------------------------------------------------------
+
+t=$(now)
+zflag=
+[ "$LAB_VM_ZFS" = 1 ] && zflag=--zfs
+# shellcheck disable=SC2086
+vm_image $zflag || fail "no guest image"
+if [ $(($(now) - t)) -gt 5 ]; then
+	took "image built ($(sed -n 's/^debootstrap_s //p' "$VM_IMG/build.txt") s debootstrap, $(sed -n 's/^zfs_s //p' "$VM_IMG/build.txt") s ZFS)" $(($(now) - t))
+else
+	took "image reused from $VM_IMG" $(($(now) - t))
+fi
+
+vm_prepare "$V" || fail "prepare the VM's disks"
+vm_first_boot "$V" || fail "first boot"
+took "first boot to ssh (cold, TCG)" "$VM_T_BOOT"
+took "savevm booted" "$VM_T_SAVE"
+
+vm_bmc_start "$V" || fail "BMC for the VM on $VM_HOST:623"
+vm_box_yaml "$V" "$T/box.yaml" || fail "render box.yaml"
+
+run init init
+[ "$(rc init)" = 0 ] || fail "lab init: $(cat "$T/init.err")"
+run import import "$T/box.yaml"
+if [ "$(rc import)" != 0 ] &&
+    grep -Eq "unknown .*(ssh|device|boot)" "$T/import.err"; then
+	# WORKAROUND until main's inventory has the ssh block and the disk
+	# device key (the integrator's "Inventory: ssh block, disk device and
+	# boot keys"): import without them. Drop this when merged.
+	echo "vm: this lab has no ssh/device inventory keys yet:" \
+	    "importing box.yaml without them" >&2
+	sed -e '/^    ssh:$/,/^    nics:$/{/^    nics:$/!d}' \
+	    -e 's/, device: [^,}]*//' -e 's/, boot: true//' \
+	    "$T/box.yaml" >"$T/box-v1.yaml"
+	run import import "$T/box-v1.yaml"
+fi
+[ "$(rc import)" = 0 ] || fail "lab import box.yaml: $(cat "$T/import.err")"
+ok
+
+# --- power through the BMC ----------------------------------------------
+
+run st0 power status box
+[ "$(rc st0)" = 0 ] || fail "power status rc $(rc st0): $(cat "$T/st0.err")"
+has st0.out "box *off"
+vm_pid "$V" >/dev/null && fail "qemu runs before power on"
+
+t=$(now)
+run on power on box
+[ "$(rc on)" = 0 ] || fail "power on rc $(rc on): $(cat "$T/on.err")"
+has on.out "box *on *powered on"
+vm_wait_ssh "$V" || fail "no ssh after lab power on"
+took "lab power on box to ssh (from the snapshot)" $(($(now) - t))
+run st1 power status box
+has st1.out "box *on"
+ok
+
+check_box "$V" || fail "the machine as built"
+ok
+
+# --- clean before each case: the snapshot, disks reverted ---------------
+
+# Each case starts from the snapshot. Prove that it is clean: what one
+# case wrote is gone for the next.
+vm_ssh "$V" 'echo dirty >/root/marker; sync' </dev/null ||
+    fail "write a marker in the guest"
+vm_restore "$V" || fail "restore the snapshot"
+took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+vm_ssh "$V" 'test ! -e /root/marker' </dev/null ||
+    fail "the snapshot did not revert the root disk"
+ok
+
+if [ "$LAB_VM_ZFS" = 1 ]; then
+	vm_ssh "$V" 'modprobe zfs && zpool version' >"$T/zfs.out" 2>&1 \
+	    </dev/null || { cat "$T/zfs.out" >&2; fail "no OpenZFS in the guest"; }
+	ok
+fi
+
+# --- provisioning (lab provision, issue 5) --------------------------------
+
+# lab provision must exist when the cases are asked for.
+provision_ready()
+{
+	if [ "$LAB_VM_PROVISION" != 1 ]; then
+		echo "vm: provisioning cases left out (LAB_VM_PROVISION=0)" >&2
+		return 1
+	fi
+	"$LAB" help provision >/dev/null 2>&1 ||
+	    fail "LAB_VM_PROVISION=1 but this lab has no provision command"
+}
+
+# md RAID10 over the four data disks with LVM on top.
+case_raid10_lvm()
+{
+	vm_restore "$V" || fail "restore before md-raid10"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	t=$(now)
+	run prov-md provision box --layout md-raid10 --yes
+	[ "$(rc prov-md)" = 0 ] ||
+	    fail "provision md-raid10 rc $(rc prov-md): $(cat "$T/prov-md.err")"
+	took "lab provision box --layout md-raid10" $(($(now) - t))
+	check_raid10_lvm "$V" || fail "md-raid10 + LVM in the guest"
+	ok
+}
+
+# bond0 (active-backup) over eth0..eth2 in br0; the active NIC's link
+# pulled: the bond fails over.
+case_bond_bridge()
+{
+	vm_restore "$V" || fail "restore before bonding"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	t=$(now)
+	run prov-bond provision box --bond active-backup --bridge br0 --yes
+	[ "$(rc prov-bond)" = 0 ] ||
+	    fail "provision bond rc $(rc prov-bond): $(cat "$T/prov-bond.err")"
+	took "lab provision box --bond active-backup --bridge br0" \
+	    $(($(now) - t))
+	vm_wait_ssh "$V" || fail "no ssh after bonding"
+	check_bond_bridge "$V" || fail "bond0 + br0 in the guest"
+	t=$(now)
+	check_failover "$V" || fail "bond failover"
+	took "failover ($CK_FAILOVER)" $(($(now) - t))
+	ok
+}
+
+# A bonding change that takes the management NIC (eth0) away cuts lab
+# off: the 60 s timer must put the old config back, and the run be
+# recorded as rolled back.
+case_rollback()
+{
+	vm_restore "$V" || fail "restore before the rollback case"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	t=$(now)
+	# The bridge takes every NIC, eth0 (the one sshd is forwarded to)
+	# included, with a static address slirp does not forward to
+	# (10.0.2.15 is the guest's address on qemu's user network): the host
+	# is cut off, and only its rollback timer brings it back.
+	sed 's|^    ssh:|    network: {address: 10.0.9.15/24}\n    ssh:|' \
+	    "$T/box.yaml" >"$T/box-cut.yaml"
+	run import-cut import "$T/box-cut.yaml"
+	[ "$(rc import-cut)" = 0 ] ||
+	    fail "import box-cut.yaml: $(cat "$T/import-cut.err")"
+	run prov-cut provision box --bond active-backup --bridge br0 --yes
+	[ "$(rc prov-cut)" != 0 ] ||
+	    fail "a bridge on an address nothing forwards to was reported applied"
+	has prov-cut.err "rolled-back"
+	vm_wait_ssh "$V" || fail "no ssh after the rollback"
+	took "provision cut off, then rolled back" $(($(now) - t))
+	check_network_as_built "$V" || fail "the old network is not back"
+	run hist history box
+	[ "$(rc hist)" = 0 ] || fail "lab history rc $(rc hist)"
+	has hist.out "rolled-back"
+	ok
+}
+
+if provision_ready; then
+	case_raid10_lvm
+	case_bond_bridge
+	case_rollback
+fi
+
+# --- power off ------------------------------------------------------------
+
+# Power off and on again: the VM starts from the snapshot, clean.
+vm_ssh "$V" 'echo dirty >/root/marker; sync' </dev/null ||
+    fail "write a marker in the guest"
+t=$(now)
+run off power off box
+[ "$(rc off)" = 0 ] || fail "power off rc $(rc off): $(cat "$T/off.err")"
+vm_wait_gone "$V" 30 || fail "qemu still runs after lab power off"
+took "lab power off box (qemu gone)" $(($(now) - t))
+# ipmi_sim may still say on for a moment: poll
+end=$(($(now) + 30))
+while :; do
+	run st2 power status box
+	grep -q "box *off" "$T/st2.out" && break
+	[ "$(now)" -lt "$end" ] || fail "status not off: $(cat "$T/st2.out")"
+	sleep 0.5
+done
+ok
+
+run on2 power on box
+[ "$(rc on2)" = 0 ] || fail "second power on rc $(rc on2)"
+vm_wait_ssh "$V" || fail "no ssh after the second power on"
+vm_ssh "$V" 'test ! -e /root/marker' </dev/null ||
+    fail "power on did not start from the clean snapshot"
+run off2 power off box
+[ "$(rc off2)" = 0 ] || fail "second power off rc $(rc off2)"
+vm_wait_gone "$V" 30 || fail "qemu still runs after the second power off"
+ok
+
+# the BMC's password never shows
+if grep -rl -- "$BMC_PASSWORD" "$T"/*.out "$T"/*.err "$T/lab.db" \
+    >/dev/null 2>&1; then
+	fail "the BMC password leaked"
+fi
+
+echo "vm: timings (2 cores, TCG):$timings" >&2
+echo "vm: $n groups of checks passed"
