@@ -841,9 +841,15 @@ check_kept_macs(const struct lab_inventory *cur,
     struct lab_err *err)
 {
 	struct macref	*v;
-	size_t		 n = 0, max = 0, i, j;
+	size_t		 n = 0, max = 0, i, j, kept = 0;
 	int		 rc = 0;
 
+	/* no host kept (a re-import of the same lab): nothing to clash with */
+	for (i = 0; i < cur->nhosts; i++)
+		if (find_new(hv, inv->nhosts, cur->hosts[i].name) == NULL)
+			kept++;
+	if (kept == 0)
+		return 0;
 	for (i = 0; i < cur->nhosts; i++)
 		max += cur->hosts[i].nnics;
 	for (i = 0; i < inv->nhosts; i++)

@@ -31,9 +31,7 @@ host_by_id(const struct load *l, sqlite3_int64 id)
 	return i < 0 ? NULL : &l->inv->hosts[i];
 }
 
-#define grow	db_grow
-
-/* Prepares sql; when loading one host, binds its id (or name) to ?1. */
+/* Prepares sql; when loading one host, binds its id (NULL: none) to ?1. */
 static int
 prepare(struct load *l, const char *all, const char *one,
     sqlite3_stmt **st)
@@ -91,7 +89,7 @@ load_hosts(struct load *l)
 	if (l->name != NULL)
 		db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
+		if (db_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
 		    db_idx_add(&l->ids, sqlite3_column_int64(st, 0),
 		    inv->nhosts) == -1)
 			break;
@@ -290,7 +288,7 @@ load_children(struct load *l, int nics)
 		}
 		if (h == NULL)
 			continue;
-		if (grow(&v, n, sizeof(*v)) == -1)
+		if (db_grow(&v, n, sizeof(*v)) == -1)
 			break;
 		c = &v[n++];
 		memset(c, 0, sizeof(*c));
@@ -383,7 +381,7 @@ load_memberships(struct load *l)
 	    l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow(&gv, ng, sizeof(*gv)) == -1)
+		if (db_grow(&gv, ng, sizeof(*gv)) == -1)
 			break;
 		gv[ng].id = sqlite3_column_int64(st, 0);
 		if ((gv[ng++].name = db_text(st, 1)) == NULL)
@@ -411,7 +409,7 @@ load_memberships(struct load *l)
 		g = bsearch(&key, gv, ng, sizeof(*gv), cmp_groupid);
 		if (h == NULL || g == NULL)
 			continue;
-		if (grow(&mv, nm, sizeof(*mv)) == -1)
+		if (db_grow(&mv, nm, sizeof(*mv)) == -1)
 			break;
 		mv[nm].pos = sqlite3_column_int64(st, 2);
 		mv[nm++].group = g->name;
@@ -451,7 +449,7 @@ load_switches(struct load *l)
 	if (l->name != NULL)
 		db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow(&inv->switches, inv->nswitches,
+		if (db_grow(&inv->switches, inv->nswitches,
 		    sizeof(*inv->switches)) == -1)
 			break;
 		s = &inv->switches[inv->nswitches++];
@@ -487,7 +485,7 @@ load_groups(struct load *l)
 	    "WHERE declared ORDER BY name", &st, l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
+		if (db_grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
 			break;
 		g = &inv->groups[inv->ngroups++];
 		memset(g, 0, sizeof(*g));
