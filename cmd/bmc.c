@@ -122,7 +122,10 @@ bmc_run(struct lab_call *call, struct lab_power_req *req,
 	size_t		i;
 	int		need_creds = 0;
 
-	if (cmd_inventory(call, &out->inv, err) == -1 ||
+	/* BMCs and groups: NICs and disks of 10,000 hosts are not needed */
+	if (cmd_db(call, 0, err) == -1 ||
+	    lab_db_inventory_load_parts(call->db, LAB_LOAD_HOSTS |
+	    LAB_LOAD_BMCS | LAB_LOAD_MEMBERSHIPS, NULL, &out->inv, err) == -1 ||
 	    lab_target_resolve(out->inv, call->argv, (size_t)call->argc,
 	    call->all, &out->hosts, err) == -1)
 		return -1;

@@ -154,7 +154,9 @@ void	cmd_bmc_release(struct lab_bmc_run *);
 /* A text table sized to its contents. */
 struct table {
 	size_t		 ncols;
-	struct lab_strv	 cells;
+	struct lab_buf	 text;		/* every cell, NUL-terminated */
+	size_t		*cells;		/* offsets into text, row by row */
+	size_t		 ncells, cap;
 	unsigned	 paint;		/* columns of state words to colour */
 };
 

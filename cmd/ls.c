@@ -44,6 +44,36 @@ select_hosts(struct lab_call *call, const struct lab_inventory *inv,
 	return 0;
 }
 
+/* Appends a then b at len, cut to fit with room for a NUL; new len. */
+static size_t
+append(char *buf, size_t size, size_t len, const char *a, const char *b)
+{
+	size_t	n;
+
+	for (; *a != '\0' && len + 1 < size; a++)
+		buf[len++] = *a;
+	n = strlen(b);
+	if (n > size - 1 - len)
+		n = size - 1 - len;
+	memcpy(buf + len, b, n);
+	return len + n;
+}
+
+/* A count in decimal. */
+static void
+utoa(size_t v, char *buf, size_t size)
+{
+	char	tmp[24];
+	size_t	n = 0;
+
+	do
+		tmp[n++] = (char)('0' + v % 10);
+	while ((v /= 10) > 0 && n < sizeof(tmp));
+	for (v = 0; v < n && v + 1 < size; v++)
+		buf[v] = tmp[n - 1 - v];
+	buf[v] = '\0';
+}
+
 static int
 finish_json(struct lab_buf *b, struct lab_err *err)
 {
@@ -53,54 +83,80 @@ finish_json(struct lab_buf *b, struct lab_err *err)
 	return rc == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;
 }
 
+/* The JSON of ls hosts: whole hosts. */
+static int
+ls_hosts_json(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	LAB_CLEANUP(lab_freep) char *sel = NULL;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	size_t			 i;
+
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    select_hosts(call, inv, &sel, err) == -1)
+		return err->code;
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	for (i = 0; i < inv->nhosts; i++)
+		if (sel[i])
+			lab_render_host_json(&j, &inv->hosts[i]);
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	return finish_json(&b, err);
+}
+
+/*
+ * The table: rows read for it (no inventory), and with targets, the
+ * hosts and groups to resolve them. Both are sorted by name.
+ */
 static int
 ls_hosts(struct lab_call *call, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	LAB_CLEANUP(lab_freep) char *sel = NULL;
-	const struct lab_host	*h;
-	struct lab_buf		 b;
-	struct lab_json		 j;
+	struct lab_host_rows	 rows = { NULL, 0, NULL };
+	const struct lab_host_row *h;
 	struct table		 t;
-	char			 groups[256], bmc[300], nics[16], disks[16];
-	size_t			 i, k;
+	char			 bmc[300], nics[24], disks[24];
+	size_t			 i, k = 0;
 
-	if (cmd_inventory(call, &inv, err) == -1 ||
-	    select_hosts(call, inv, &sel, err) == -1)
+	if (call->json)
+		return ls_hosts_json(call, err);
+	if (cmd_db(call, 0, err) == -1 || ((call->argc > 0 || call->all) &&
+	    (lab_db_inventory_load_parts(call->db, LAB_LOAD_HOSTS |
+	    LAB_LOAD_MEMBERSHIPS, NULL, &inv, err) == -1 ||
+	    select_hosts(call, inv, &sel, err) == -1)) ||
+	    lab_db_host_rows(call->db, &rows, err) == -1)
 		return err->code;
-	if (call->json) {
-		lab_buf_init(&b);
-		lab_json_init(&j, &b);
-		lab_json_arr_begin(&j);
-		for (i = 0; i < inv->nhosts; i++)
-			if (sel[i])
-				lab_render_host_json(&j, &inv->hosts[i]);
-		lab_json_arr_end(&j);
-		lab_json_end(&j);
-		return finish_json(&b, err);
-	}
 	table_init(&t, 7, "NAME", "MODEL", "ROLE", "GROUPS", "BMC", "NICS",
 	    "DISKS");
-	for (i = 0; i < inv->nhosts; i++) {
-		if (!sel[i])
-			continue;
-		h = &inv->hosts[i];
-		groups[0] = '\0';
-		for (k = 0; k < h->groups.n; k++)
-			snprintf(groups + strlen(groups), sizeof(groups) -
-			    strlen(groups), "%s%s", k ? "," : "", h->groups.v[k]);
-		if (h->bmc != NULL)
-			snprintf(bmc, sizeof(bmc), "%s %s", h->bmc->type,
-			    h->bmc->address);
+	for (i = 0; i < rows.n; i++) {
+		h = &rows.v[i];
+		if (inv != NULL) {
+			/* both in name order: walk the selection along */
+			while (k < inv->nhosts &&
+			    strcmp(inv->hosts[k].name, h->name) < 0)
+				k++;
+			if (k == inv->nhosts ||
+			    strcmp(inv->hosts[k].name, h->name) != 0 || !sel[k])
+				continue;
+		}
+		/* no snprintf per cell: this runs for every host of the lab */
+		if (h->bmc_type != NULL)
+			bmc[append(bmc, sizeof(bmc), append(bmc, sizeof(bmc), 0,
+			    h->bmc_type, " "), h->bmc_address, "")] = '\0';
 		else
-			snprintf(bmc, sizeof(bmc), "none");
-		snprintf(nics, sizeof(nics), "%zu", h->nnics);
-		snprintf(disks, sizeof(disks), "%zu", h->ndisks);
-		table_row(&t, h->name, h->model, h->role, groups, bmc, nics,
+			memcpy(bmc, "none", 5);
+		utoa(h->nnics, nics, sizeof(nics));
+		utoa(h->ndisks, disks, sizeof(disks));
+		table_row(&t, h->name, h->model, h->role, h->groups, bmc, nics,
 		    disks);
 	}
 	table_print(&t, stdout);
 	table_release(&t);
+	lab_host_rows_release(&rows);
 	return LAB_EXIT_OK;
 }
 
@@ -203,7 +259,9 @@ ls_switches(struct lab_call *call, struct lab_err *err)
 	size_t			 i;
 	int			 a;
 
-	if (cmd_inventory(call, &inv, err) == -1)
+	/* switches only: no hosts read */
+	if (cmd_db(call, 0, err) == -1 || lab_db_inventory_load_parts(call->db,
+	    0, NULL, &inv, err) == -1)
 		return err->code;
 	for (a = 0; a < call->argc; a++)
 		if (lab_inventory_switch(inv, call->argv[a]) == NULL)
@@ -240,6 +298,63 @@ ls_switches(struct lab_call *call, struct lab_err *err)
 	return LAB_EXIT_OK;
 }
 
+#define NONE	((size_t)-1)
+
+static int
+cmp_name(const void *key, const void *elem)
+{
+	return strcmp(key, *(char *const *)elem);
+}
+
+/*
+ * The members of each group of names (sorted), as linked lists in host
+ * order: first[g] is the first entry of group g, next[e] the entry after
+ * e, last[e] (the host) its index in inv. One pass over the hosts: no
+ * scan of every host for each group.
+ */
+static int
+members_by_group(const struct lab_inventory *inv, const struct lab_strv *names,
+    size_t **firstp, size_t **nextp, size_t **hostp)
+{
+	size_t	*first, *next, *host, *tail, total = 0, e = 0, i, k;
+	char	**g;
+
+	for (i = 0; i < inv->nhosts; i++)
+		total += inv->hosts[i].groups.n;
+	first = calloc(names->n + 1, sizeof(*first));
+	tail = calloc(names->n + 1, sizeof(*tail));
+	next = calloc(total + 1, sizeof(*next));
+	host = calloc(total + 1, sizeof(*host));
+	if (first == NULL || tail == NULL || next == NULL || host == NULL) {
+		free(first);
+		free(tail);
+		free(next);
+		free(host);
+		return -1;
+	}
+	for (k = 0; k < names->n; k++)
+		first[k] = tail[k] = NONE;
+	for (i = 0; i < inv->nhosts; i++)
+		for (k = 0; k < inv->hosts[i].groups.n; k++) {
+			g = bsearch(inv->hosts[i].groups.v[k], names->v,
+			    names->n, sizeof(*names->v), cmp_name);
+			if (g == NULL)
+				continue;
+			host[e] = i;
+			next[e] = NONE;
+			if (first[g - names->v] == NONE)
+				first[g - names->v] = e;
+			else
+				next[tail[g - names->v]] = e;
+			tail[g - names->v] = e++;
+		}
+	free(tail);
+	*firstp = first;
+	*nextp = next;
+	*hostp = host;
+	return 0;
+}
+
 static int
 ls_groups(struct lab_call *call, struct lab_err *err)
 {
@@ -249,13 +364,21 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 	struct lab_buf		 b, members;
 	struct lab_json		 j;
 	struct table		 t;
+	LAB_CLEANUP(lab_freep) size_t *first = NULL;
+	LAB_CLEANUP(lab_freep) size_t *next = NULL;
+	LAB_CLEANUP(lab_freep) size_t *last = NULL;
 	size_t			 i, k, n;
 	int			 a;
 	char			 count[16];
 
-	if (cmd_inventory(call, &inv, err) == -1 ||
+	if (cmd_db(call, 0, err) == -1 || lab_db_inventory_load_parts(call->db,
+	    LAB_LOAD_HOSTS | LAB_LOAD_MEMBERSHIPS, NULL, &inv, err) == -1 ||
 	    lab_inventory_group_names(inv, &names, err) == -1)
 		return err->code;
+	if (members_by_group(inv, &names, &first, &next, &last) == -1) {
+		lab_strv_release(&names);
+		return lab_err_oom(err), LAB_EXIT_ENV;
+	}
 	for (a = 0; a < call->argc; a++)
 		if (lab_strv_find(&names, call->argv[a] +
 		    (call->argv[a][0] == '@')) < 0) {
@@ -285,13 +408,15 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 		lab_json_key(&j, "hosts");
 		lab_json_arr_begin(&j);
 		lab_buf_init(&members);
-		for (k = 0, n = 0; k < inv->nhosts; k++)
-			if (lab_strv_find(&inv->hosts[k].groups,
-			    names.v[i]) >= 0) {
-				lab_json_str(&j, inv->hosts[k].name);
-				lab_buf_addf(&members, "%s%s", n++ ? "," : "",
-				    inv->hosts[k].name);
-			}
+		/* the group's members, a list built in one pass over hosts */
+		for (k = first[i], n = 0; k != NONE; k = next[k]) {
+			const char	*h = inv->hosts[last[k]].name;
+
+			lab_json_str(&j, h);
+			if (n++ > 0)
+				lab_buf_addc(&members, ',');
+			lab_buf_adds(&members, h);
+		}
 		lab_json_arr_end(&j);
 		lab_json_obj_end(&j);
 		snprintf(count, sizeof(count), "%zu", n);

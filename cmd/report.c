@@ -222,7 +222,6 @@ report_run(struct lab_call *call, struct lab_err *err)
 	struct missed		 m;
 	struct lab_buf		 b;
 	int64_t			 since = 0;
-	size_t			 i;
 	long			 t = 10;
 	int			 rc = LAB_EXIT_OK;
 
@@ -248,10 +247,9 @@ report_run(struct lab_call *call, struct lab_err *err)
 	    collect(call, (int)t * 1000, &m, err) == -1) ||
 	    lab_report_build(call->db, call->now, since, &r, err) == -1)
 		goto fail;
-	for (i = 0; i < m.subject.n; i++)
-		if (lab_report_add_finding(r, "warning", m.subject.v[i],
-		    m.message.v[i], err) == -1)
-			goto fail;
+	if (lab_report_add_findings(r, "warning", m.subject.v, m.message.v,
+	    m.subject.n, err) == -1)
+		goto fail;
 	/* with --since the report looks back; it does not start a period */
 	if ((cmd_opt(call, "collect") != NULL ||
 	    cmd_opt(call, "since") == NULL) &&

@@ -66,8 +66,10 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 		printf("%s%s", i ? ", " : "", h->groups.v[i]);
 	printf("%s\n", h->groups.n ? "" : "-");
 	if (h->bmc != NULL)
-		printf("bmc:      %s at %s:%d, credential '%s', cipher suite "
-		    "%d\n", h->bmc->type, h->bmc->address, h->bmc->port,
+		printf(strchr(h->bmc->address, ':') != NULL ?
+		    "bmc:      %s at [%s]:%d, credential '%s', cipher suite "
+		    "%d\n" : "bmc:      %s at %s:%d, credential '%s', cipher "
+		    "suite %d\n", h->bmc->type, h->bmc->address, h->bmc->port,
 		    h->bmc->credential, h->bmc->cipher_suite);
 	else
 		printf("bmc:      none recorded\n");
@@ -120,7 +122,8 @@ show_switch(const struct lab_switch *s)
 	printf("switch:   %s\n", s->name);
 	printf("model:    %s%s%s%s\n", s->model, m ? " (" : "",
 	    m ? m->name : "", m ? ")" : "");
-	printf("address:  %s:%d\n", s->address, s->port);
+	printf(strchr(s->address, ':') != NULL ? "address:  [%s]:%d\n" :
+	    "address:  %s:%d\n", s->address, s->port);
 	if (s->snmp.version != NULL)
 		printf("snmp:     v%s, credential '%s'%s%s\n", s->snmp.version,
 		    s->snmp.credential, s->snmp.context ? ", context " : "",
@@ -173,19 +176,26 @@ show_run(struct lab_call *call, struct lab_err *err)
 	struct lab_json		 j;
 	int			 rc;
 
-	if (cmd_inventory(call, &inv, err) == -1)
+	/* only the one host or switch: a lab may have 10,000 */
+	if (cmd_db(call, 0, err) == -1 ||
+	    lab_db_inventory_load_parts(call->db, LAB_LOAD_ALL, call->argv[0],
+	    &inv, err) == -1)
 		return err->code;
 	h = lab_inventory_host(inv, call->argv[0]);
 	s = lab_inventory_switch(inv, call->argv[0]);
 	if (h == NULL && s == NULL) {
 		/* the target parser words the error, with a suggestion */
+		lab_inventory_free(inv);
+		inv = NULL;
+		if (cmd_inventory(call, &inv, err) == -1)
+			return err->code;
 		if (lab_target_resolve(inv, call->argv, 1, 0, &none, err) == 0)
 			lab_strv_release(&none);
 		return LAB_EXIT_INPUT;
 	}
 	memset(&seen, 0, sizeof(seen));
 	if (h != NULL && (lab_db_power_seen(call->db, h->name, &seen, err) == -1 ||
-	    lab_db_links_seen(call->db, NULL, &links, err) == -1)) {
+	    lab_db_links_of(call->db, h->name, &links, err) == -1)) {
 		lab_power_seen_release(&seen);
 		return err->code;
 	}

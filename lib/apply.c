@@ -7,12 +7,15 @@
 #include "lab/str.h"
 #include "db-priv.h"
 
-/* The statements one apply needs, prepared once. */
+/*
+ * The statements one apply needs, prepared once. A host's rows are
+ * written by its id (from the insert, or RETURNED by the update) and
+ * each membership by its group's id: no lookup by name per row.
+ */
 struct stmts {
-	sqlite3_stmt	*host_ins, *host_upd, *host_del;
-	sqlite3_stmt	*bmc_del, *bmc_ins, *nic_del, *nic_ins;
-	sqlite3_stmt	*disk_del, *disk_ins, *hg_del, *hg_ins;
-	sqlite3_stmt	*ssh_del, *ssh_ins, *net_del, *net_ins;
+	sqlite3_stmt	*host_upd, *host_del, *host_max;
+	sqlite3_stmt	*bmc_del, *nic_del, *nic_del_name;
+	sqlite3_stmt	*disk_del, *hg_del, *ssh_del, *net_del;
 	sqlite3_stmt	*grp_put, *grp_del;
 	sqlite3_stmt	*sw_ins, *sw_upd, *sw_del;
 };
@@ -22,43 +25,22 @@ static const struct {
 	const char	*sql;
 } stmt_sql[] = {
 #define S(f, q) { offsetof(struct stmts, f), q }
-	S(host_ins, "INSERT INTO hosts (name, model, role, created_at, "
-	    "updated_at) VALUES (?1, ?2, ?3, ?4, ?4)"),
+	S(host_max, "SELECT coalesce(max(id), 0) FROM hosts"),
 	S(host_upd, "UPDATE hosts SET model = ?2, role = ?3, updated_at = ?4 "
-	    "WHERE name = ?1"),
+	    "WHERE name = ?1 RETURNING id"),
 	S(host_del, "DELETE FROM hosts WHERE name = ?1"),
-	S(bmc_del, "DELETE FROM bmcs WHERE host_id = "
+	S(bmc_del, "DELETE FROM bmcs WHERE host_id = ?1"),
+	S(nic_del, "DELETE FROM nics WHERE host_id = ?1"),
+	S(nic_del_name, "DELETE FROM nics WHERE host_id = "
 	    "(SELECT id FROM hosts WHERE name = ?1)"),
-	S(bmc_ins, "INSERT INTO bmcs (host_id, type, address, port, "
-	    "credential, cipher_suite, workarounds, privilege, timeout_ms, "
-	    "retransmit_ms) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10 "
-	    "FROM hosts WHERE name = ?1"),
-	S(nic_del, "DELETE FROM nics WHERE host_id = "
-	    "(SELECT id FROM hosts WHERE name = ?1)"),
-	S(nic_ins, "INSERT INTO nics (host_id, position, name, mac) "
-	    "SELECT id, ?2, ?3, ?4 FROM hosts WHERE name = ?1"),
-	S(disk_del, "DELETE FROM disks WHERE host_id = "
-	    "(SELECT id FROM hosts WHERE name = ?1)"),
-	S(disk_ins, "INSERT INTO disks (host_id, position, slot, kind, "
-	    "size_bytes, controller, device, boot) SELECT id, ?2, ?3, ?4, ?5, "
-	    "?6, ?7, ?8 FROM hosts WHERE name = ?1"),
-	S(ssh_del, "DELETE FROM host_ssh WHERE host_id = "
-	    "(SELECT id FROM hosts WHERE name = ?1)"),
-	S(ssh_ins, "INSERT INTO host_ssh (host_id, address, port, user, "
-	    "identity, known_hosts, legacy_crypto) SELECT id, ?2, ?3, ?4, ?5, "
-	    "?6, ?7 FROM hosts WHERE name = ?1"),
-	S(net_del, "DELETE FROM host_network WHERE host_id = "
-	    "(SELECT id FROM hosts WHERE name = ?1)"),
-	S(net_ins, "INSERT INTO host_network (host_id, address, gateway, dns) "
-	    "SELECT id, ?2, ?3, ?4 FROM hosts WHERE name = ?1"),
-	S(hg_del, "DELETE FROM host_groups WHERE host_id = "
-	    "(SELECT id FROM hosts WHERE name = ?1)"),
-	S(hg_ins, "INSERT INTO host_groups (host_id, group_id, position) "
-	    "SELECT h.id, g.id, ?3 FROM hosts h, groups g "
-	    "WHERE h.name = ?1 AND g.name = ?2"),
+	S(disk_del, "DELETE FROM disks WHERE host_id = ?1"),
+	S(hg_del, "DELETE FROM host_groups WHERE host_id = ?1"),
+	S(ssh_del, "DELETE FROM host_ssh WHERE host_id = ?1"),
+	S(net_del, "DELETE FROM host_network WHERE host_id = ?1"),
 	S(grp_put, "INSERT INTO groups (name, description, declared) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
-	    "description = excluded.description, declared = excluded.declared"),
+	    "description = excluded.description, declared = excluded.declared "
+	    "RETURNING id"),
 	S(grp_del, "DELETE FROM groups WHERE name = ?1"),
 	S(sw_ins, "INSERT INTO switches (name, model, address, port, "
 	    "snmp_version, snmp_credential, snmp_context, snmp_timeout_ms, "
@@ -72,11 +54,30 @@ static const struct {
 #undef S
 };
 
+/*
+ * The groups after the apply: declared now, named by a host that stays,
+ * or (without prune) declared before. Each with its description, whether
+ * it is declared and, once written, its id.
+ */
+struct fgroup {
+	const char	*name;
+	const char	*description;
+	int		 declared;
+	size_t		 order;		/* lower: higher precedence */
+	sqlite3_int64	 id;
+};
+
 struct apply {
 	struct lab_db		*db;
 	struct stmts		 st;
+	/* rows written many at a time; a new host's id is chosen here */
+	struct db_batch		 hosts, bmcs, ssh, net, nics, disks, members;
+	sqlite3_int64		 next_id;
+	struct lab_strv		 owned;	/* strings the batches point to */
 	struct lab_changes	*ch;
 	int64_t			 now;
+	struct fgroup		*fv;	/* the groups, sorted by name */
+	size_t			 fn;
 	struct lab_err		*err;
 };
 
@@ -103,6 +104,19 @@ stmts_prepare(struct lab_db *db, struct stmts *st, struct lab_err *err)
 			return -1;
 		}
 	return 0;
+}
+
+/*
+ * Binds a string the statement only reads while it steps: run() resets
+ * and clears the bindings before the string can go away.
+ */
+static void
+bind_str(sqlite3_stmt *st, int idx, const char *s)
+{
+	if (s == NULL)
+		sqlite3_bind_null(st, idx);
+	else
+		sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
 }
 
 /* Steps a bound write statement once and resets it. */
@@ -315,104 +329,174 @@ switch_diff(const struct lab_switch *o, const struct lab_switch *n,
 		note(d, "snmp", NULL, NULL);
 }
 
+/* The id of group name, written before any host. */
+static sqlite3_int64
+group_id(const struct apply *a, const char *name)
+{
+	size_t	lo = 0, hi = a->fn, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(name, a->fv[mid].name)) == 0)
+			return a->fv[mid].id;
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return 0;
+}
+
+static void
+int_val(struct db_val *v, sqlite3_int64 i)
+{
+	v->type = SQLITE_INTEGER;
+	v->i = i;
+}
+
+static void
+str_val(struct db_val *v, const char *s)
+{
+	v->type = SQLITE_TEXT;
+	v->s = s;
+}
+
+/* Writes the host row (a new one into the batch) and gets its id. */
+static int
+write_host_row(struct apply *a, const struct lab_host *h, int update,
+    sqlite3_int64 *id)
+{
+	sqlite3_stmt	*hs = a->st.host_upd;
+	struct db_val	*v;
+	int		 rc;
+
+	if (!update) {
+		if ((v = db_batch_row(&a->hosts, a->err)) == NULL)
+			return -1;
+		*id = a->next_id++;
+		int_val(&v[0], *id);
+		str_val(&v[1], h->name);
+		str_val(&v[2], h->model);
+		str_val(&v[3], h->role);
+		int_val(&v[4], a->now);
+		int_val(&v[5], a->now);
+		return 0;
+	}
+	bind_str(hs, 1, h->name);
+	bind_str(hs, 2, h->model);
+	bind_str(hs, 3, h->role);
+	sqlite3_bind_int64(hs, 4, a->now);
+	if ((rc = sqlite3_step(hs)) == SQLITE_ROW) {
+		*id = sqlite3_column_int64(hs, 0);
+		rc = sqlite3_step(hs);
+	}
+	sqlite3_reset(hs);
+	sqlite3_clear_bindings(hs);
+	if (rc != SQLITE_DONE)
+		return db_fail(a->db, a->err, "write host");
+	return 0;
+}
+
+/*
+ * Writes a host: its row and BMC now, its NICs, disks and memberships
+ * into the batches (written by the time of the next flush).
+ */
 static int
 write_host(struct apply *a, const struct lab_host *h, int update)
 {
 	struct stmts	*st = &a->st;
+	struct db_val	*v;
+	sqlite3_int64	 id = 0, gid;
 	size_t		 i;
 
-	sqlite3_stmt *hs = update ? st->host_upd : st->host_ins;
-	db_bind_text(hs, 1, h->name);
-	db_bind_text(hs, 2, h->model);
-	db_bind_text(hs, 3, h->role);
-	sqlite3_bind_int64(hs, 4, a->now);
-	if (run(a, hs, "write host") == -1)
+	if (write_host_row(a, h, update, &id) == -1)
 		return -1;
 	if (update) {
 		sqlite3_stmt *del[] = { st->bmc_del, st->nic_del,
 		    st->disk_del, st->hg_del, st->ssh_del, st->net_del };
 
 		for (i = 0; i < LAB_ARRAY_SIZE(del); i++) {
-			db_bind_text(del[i], 1, h->name);
+			sqlite3_bind_int64(del[i], 1, id);
 			if (run(a, del[i], "write host") == -1)
 				return -1;
 		}
 	}
 	if (h->bmc != NULL) {
-		db_bind_text(st->bmc_ins, 1, h->name);
-		db_bind_text(st->bmc_ins, 2, h->bmc->type);
-		db_bind_text(st->bmc_ins, 3, h->bmc->address);
-		sqlite3_bind_int(st->bmc_ins, 4, h->bmc->port);
-		db_bind_text(st->bmc_ins, 5, h->bmc->credential);
-		sqlite3_bind_int(st->bmc_ins, 6, h->bmc->cipher_suite);
-		if (h->bmc->workarounds.n > 0) {
-			char	*w = join_words(&h->bmc->workarounds);
-
-			if (w == NULL)
-				return lab_err_oom(a->err);
-			sqlite3_bind_text(st->bmc_ins, 7, w, -1, free);
-		}
-		db_bind_text(st->bmc_ins, 8, h->bmc->privilege);
-		if (h->bmc->timeout_ms > 0)
-			sqlite3_bind_int(st->bmc_ins, 9, h->bmc->timeout_ms);
-		if (h->bmc->retransmit_ms > 0)
-			sqlite3_bind_int(st->bmc_ins, 10,
-			    h->bmc->retransmit_ms);
-		if (run(a, st->bmc_ins, "write bmc") == -1)
+		if ((v = db_batch_row(&a->bmcs, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		str_val(&v[1], h->bmc->type);
+		str_val(&v[2], h->bmc->address);
+		int_val(&v[3], h->bmc->port);
+		str_val(&v[4], h->bmc->credential);
+		int_val(&v[5], h->bmc->cipher_suite);
+		if (h->bmc->workarounds.n > 0) {
+			if (lab_strv_take(&a->owned,
+			    join_words(&h->bmc->workarounds)) == -1)
+				return lab_err_oom(a->err);
+			str_val(&v[6], a->owned.v[a->owned.n - 1]);
+		}
+		str_val(&v[7], h->bmc->privilege);
+		if (h->bmc->timeout_ms > 0)
+			int_val(&v[8], h->bmc->timeout_ms);
+		if (h->bmc->retransmit_ms > 0)
+			int_val(&v[9], h->bmc->retransmit_ms);
 	}
 	if (h->ssh != NULL) {
-		db_bind_text(st->ssh_ins, 1, h->name);
-		db_bind_text(st->ssh_ins, 2, h->ssh->address);
-		sqlite3_bind_int(st->ssh_ins, 3, h->ssh->port);
-		db_bind_text(st->ssh_ins, 4, h->ssh->user);
-		db_bind_text(st->ssh_ins, 5, h->ssh->identity);
-		db_bind_text(st->ssh_ins, 6, h->ssh->known_hosts);
-		sqlite3_bind_int(st->ssh_ins, 7, h->ssh->legacy_crypto);
-		if (run(a, st->ssh_ins, "write ssh") == -1)
+		if ((v = db_batch_row(&a->ssh, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		str_val(&v[1], h->ssh->address);
+		int_val(&v[2], h->ssh->port);
+		str_val(&v[3], h->ssh->user);
+		str_val(&v[4], h->ssh->identity);
+		str_val(&v[5], h->ssh->known_hosts);
+		int_val(&v[6], h->ssh->legacy_crypto);
 	}
 	if (h->network != NULL) {
-		db_bind_text(st->net_ins, 1, h->name);
-		db_bind_text(st->net_ins, 2, h->network->address);
-		db_bind_text(st->net_ins, 3, h->network->gateway);
-		if (h->network->dns.n > 0) {
-			char	*w = join_words(&h->network->dns);
-
-			if (w == NULL)
-				return lab_err_oom(a->err);
-			sqlite3_bind_text(st->net_ins, 4, w, -1, free);
-		}
-		if (run(a, st->net_ins, "write network") == -1)
+		if ((v = db_batch_row(&a->net, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		str_val(&v[1], h->network->address);
+		str_val(&v[2], h->network->gateway);
+		if (h->network->dns.n > 0) {
+			if (lab_strv_take(&a->owned,
+			    join_words(&h->network->dns)) == -1)
+				return lab_err_oom(a->err);
+			str_val(&v[3], a->owned.v[a->owned.n - 1]);
+		}
 	}
 	for (i = 0; i < h->nnics; i++) {
-		db_bind_text(st->nic_ins, 1, h->name);
-		sqlite3_bind_int64(st->nic_ins, 2, (sqlite3_int64)i);
-		db_bind_text(st->nic_ins, 3, h->nics[i].name);
-		db_bind_text(st->nic_ins, 4, h->nics[i].mac);
-		if (run(a, st->nic_ins, "write nic") == -1)
+		if ((v = db_batch_row(&a->nics, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		int_val(&v[1], (sqlite3_int64)i);
+		str_val(&v[2], h->nics[i].name);
+		str_val(&v[3], h->nics[i].mac);
 	}
 	for (i = 0; i < h->ndisks; i++) {
-		db_bind_text(st->disk_ins, 1, h->name);
-		sqlite3_bind_int64(st->disk_ins, 2, (sqlite3_int64)i);
-		db_bind_text(st->disk_ins, 3, h->disks[i].slot);
-		db_bind_text(st->disk_ins, 4, h->disks[i].kind);
-		sqlite3_bind_int64(st->disk_ins, 5,
-		    (sqlite3_int64)h->disks[i].size_bytes);
-		db_bind_text(st->disk_ins, 6, h->disks[i].controller);
-		db_bind_text(st->disk_ins, 7, h->disks[i].device);
-		sqlite3_bind_int(st->disk_ins, 8, h->disks[i].boot);
-		if (run(a, st->disk_ins, "write disk") == -1)
+		if ((v = db_batch_row(&a->disks, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		int_val(&v[1], (sqlite3_int64)i);
+		str_val(&v[2], h->disks[i].slot);
+		str_val(&v[3], h->disks[i].kind);
+		int_val(&v[4], (sqlite3_int64)h->disks[i].size_bytes);
+		str_val(&v[5], h->disks[i].controller);
+		str_val(&v[6], h->disks[i].device);
+		int_val(&v[7], h->disks[i].boot);
 	}
 	for (i = 0; i < h->groups.n; i++) {
-		db_bind_text(st->hg_ins, 1, h->name);
-		db_bind_text(st->hg_ins, 2, h->groups.v[i]);
-		sqlite3_bind_int64(st->hg_ins, 3, (sqlite3_int64)i);
-		if (run(a, st->hg_ins, "write group membership") == -1)
+		if ((gid = group_id(a, h->groups.v[i])) == 0)
+			return lab_err_set(a->err, LAB_EXIT_ENV, "database "
+			    "'%s': write group membership: no group '%s'",
+			    lab_db_path(a->db), h->groups.v[i]);
+		if ((v = db_batch_row(&a->members, a->err)) == NULL)
 			return -1;
+		int_val(&v[0], id);
+		int_val(&v[1], gid);
+		int_val(&v[2], (sqlite3_int64)i);
 	}
 	return 0;
 }
@@ -422,13 +506,13 @@ write_switch(struct apply *a, const struct lab_switch *s, int update)
 {
 	sqlite3_stmt	*st = update ? a->st.sw_upd : a->st.sw_ins;
 
-	db_bind_text(st, 1, s->name);
-	db_bind_text(st, 2, s->model);
-	db_bind_text(st, 3, s->address);
+	bind_str(st, 1, s->name);
+	bind_str(st, 2, s->model);
+	bind_str(st, 3, s->address);
 	sqlite3_bind_int(st, 4, s->port);
-	db_bind_text(st, 5, s->snmp.version);
-	db_bind_text(st, 6, s->snmp.credential);
-	db_bind_text(st, 7, s->snmp.context);
+	bind_str(st, 5, s->snmp.version);
+	bind_str(st, 6, s->snmp.credential);
+	bind_str(st, 7, s->snmp.context);
 	if (s->snmp.timeout_ms > 0)
 		sqlite3_bind_int(st, 8, s->snmp.timeout_ms);
 	if (s->snmp.retries >= 0)
@@ -458,6 +542,25 @@ cmp_switchp(const void *x, const void *y)
 	    (*(const struct lab_switch *const *)y)->name);
 }
 
+/* The host of the YAML named name, from its name-sorted pointers. */
+static const struct lab_host *
+find_new(const struct lab_host **hv, size_t n, const char *name)
+{
+	size_t	lo = 0, hi = n, mid;
+	int	c;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((c = strcmp(name, hv[mid]->name)) == 0)
+			return hv[mid];
+		if (c < 0)
+			hi = mid;
+		else
+			lo = mid + 1;
+	}
+	return NULL;
+}
+
 /*
  * Deletes, before any host is written, the NICs of hosts that change or
  * (with prune) lose theirs: a MAC moving to a host written earlier would
@@ -465,18 +568,18 @@ cmp_switchp(const void *x, const void *y)
  */
 static int
 release_nics(struct apply *a, const struct lab_inventory *cur,
-    const struct lab_inventory *inv, int flags)
+    const struct lab_host **hv, size_t nn, int flags)
 {
 	const struct lab_host	*o, *n;
 	size_t			 i;
 
 	for (i = 0; i < cur->nhosts; i++) {
 		o = &cur->hosts[i];
-		n = lab_inventory_host(inv, o->name);
+		n = find_new(hv, nn, o->name);
 		if (n == NULL ? !(flags & LAB_APPLY_PRUNE) : nics_eq(o, n))
 			continue;
-		db_bind_text(a->st.nic_del, 1, o->name);
-		if (run(a, a->st.nic_del, "write nic") == -1)
+		db_bind_text(a->st.nic_del_name, 1, o->name);
+		if (run(a, a->st.nic_del_name, "write nic") == -1)
 			return -1;
 	}
 	return 0;
@@ -594,27 +697,21 @@ find_group(const struct lab_inventory *inv, const char *name)
 	return NULL;
 }
 
-/*
- * The groups after the apply: declared now, named by a host that stays,
- * or (without prune) declared before. Each with its description and
- * whether it is declared.
- */
-struct fgroup {
-	const char	*name;
-	const char	*description;
-	int		 declared;
-};
-
+/* By name, then precedence: qsort is not stable, the order field is. */
 static int
 cmp_fgroup(const void *x, const void *y)
 {
-	return strcmp(((const struct fgroup *)x)->name,
-	    ((const struct fgroup *)y)->name);
+	const struct fgroup	*a = x, *b = y;
+	int			 c = strcmp(a->name, b->name);
+
+	if (c != 0)
+		return c;
+	return a->order < b->order ? -1 : a->order > b->order;
 }
 
 static int
 final_groups(const struct lab_inventory *cur, const struct lab_inventory *inv,
-    int flags, struct fgroup **ret, size_t *retn)
+    const struct lab_host **hv, int flags, struct fgroup **ret, size_t *retn)
 {
 	struct fgroup	*v;
 	size_t		 n = 0, max = inv->ngroups + cur->ngroups, i, j, k;
@@ -628,31 +725,28 @@ final_groups(const struct lab_inventory *cur, const struct lab_inventory *inv,
 	/* order of precedence: declared now, declared before, implicit */
 	for (i = 0; i < inv->ngroups; i++)
 		v[n++] = (struct fgroup){ inv->groups[i].name,
-		    inv->groups[i].description, 1 };
+		    inv->groups[i].description, 1, 0 };
 	if (!(flags & LAB_APPLY_PRUNE))
 		for (i = 0; i < cur->ngroups; i++)
 			v[n++] = (struct fgroup){ cur->groups[i].name,
-			    cur->groups[i].description, 1 };
+			    cur->groups[i].description, 1, 0 };
 	for (i = 0; i < inv->nhosts; i++)
 		for (j = 0; j < inv->hosts[i].groups.n; j++)
 			v[n++] = (struct fgroup){ inv->hosts[i].groups.v[j],
-			    NULL, 0 };
+			    NULL, 0, 0 };
 	if (!(flags & LAB_APPLY_PRUNE))
 		for (i = 0; i < cur->nhosts; i++) {
-			if (lab_inventory_host(inv, cur->hosts[i].name) != NULL)
+			if (find_new(hv, inv->nhosts, cur->hosts[i].name))
 				continue;
 			for (j = 0; j < cur->hosts[i].groups.n; j++)
 				v[n++] = (struct fgroup){
-				    cur->hosts[i].groups.v[j], NULL, 0 };
+				    cur->hosts[i].groups.v[j], NULL, 0, 0 };
 		}
-	/* a stable sort keeps the first (highest precedence) of each name */
-	for (i = 1; i < n; i++) {
-		struct fgroup	t = v[i];
-
-		for (k = i; k > 0 && cmp_fgroup(&v[k - 1], &t) > 0; k--)
-			v[k] = v[k - 1];
-		v[k] = t;
-	}
+	/* sorted by name then precedence, the first of each name wins */
+	for (i = 0; i < n; i++)
+		v[i].order = i;
+	if (n > 1)
+		qsort(v, n, sizeof(*v), cmp_fgroup);
 	for (i = 0, k = 0; i < n; i++)
 		if (k == 0 || strcmp(v[k - 1].name, v[i].name) != 0)
 			v[k++] = v[i];
@@ -663,7 +757,7 @@ final_groups(const struct lab_inventory *cur, const struct lab_inventory *inv,
 
 static int
 merge_groups(struct apply *a, const struct lab_inventory *cur,
-    const struct fgroup *fv, size_t fn, int write_puts, int write_dels)
+    struct fgroup *fv, size_t fn, int write_puts, int write_dels)
 {
 	struct lab_strv		 old;
 	const struct lab_group	*og;
@@ -677,6 +771,9 @@ merge_groups(struct apply *a, const struct lab_inventory *cur,
 			db_bind_text(a->st.grp_put, 1, fv[j].name);
 			db_bind_text(a->st.grp_put, 2, fv[j].description);
 			sqlite3_bind_int(a->st.grp_put, 3, fv[j].declared);
+			if (sqlite3_step(a->st.grp_put) == SQLITE_ROW)
+				fv[j].id = sqlite3_column_int64(a->st.grp_put,
+				    0);
 			if (run(a, a->st.grp_put, "write group") == -1)
 				goto out;
 		}
@@ -740,12 +837,19 @@ cmp_macref(const void *x, const void *y)
  */
 static int
 check_kept_macs(const struct lab_inventory *cur,
-    const struct lab_inventory *inv, struct lab_err *err)
+    const struct lab_inventory *inv, const struct lab_host **hv,
+    struct lab_err *err)
 {
 	struct macref	*v;
-	size_t		 n = 0, max = 0, i, j;
+	size_t		 n = 0, max = 0, i, j, kept = 0;
 	int		 rc = 0;
 
+	/* no host kept (a re-import of the same lab): nothing to clash with */
+	for (i = 0; i < cur->nhosts; i++)
+		if (find_new(hv, inv->nhosts, cur->hosts[i].name) == NULL)
+			kept++;
+	if (kept == 0)
+		return 0;
 	for (i = 0; i < cur->nhosts; i++)
 		max += cur->hosts[i].nnics;
 	for (i = 0; i < inv->nhosts; i++)
@@ -759,7 +863,7 @@ check_kept_macs(const struct lab_inventory *cur,
 			v[n++] = (struct macref){ inv->hosts[i].nics[j].mac,
 			    inv->hosts[i].name, 0 };
 	for (i = 0; i < cur->nhosts; i++) {
-		if (lab_inventory_host(inv, cur->hosts[i].name) != NULL)
+		if (find_new(hv, inv->nhosts, cur->hosts[i].name) != NULL)
 			continue;
 		for (j = 0; j < cur->hosts[i].nnics; j++)
 			v[n++] = (struct macref){ cur->hosts[i].nics[j].mac,
@@ -776,6 +880,20 @@ check_kept_macs(const struct lab_inventory *cur,
 			    v[i].host);
 	free(v);
 	return rc;
+}
+
+/* The id the first new host gets (in the write transaction). */
+static int
+next_host_id(struct apply *a)
+{
+	int	rc = sqlite3_step(a->st.host_max);
+
+	if (rc == SQLITE_ROW)
+		a->next_id = sqlite3_column_int64(a->st.host_max, 0) + 1;
+	sqlite3_reset(a->st.host_max);
+	if (rc != SQLITE_ROW)
+		return db_fail(a->db, a->err, "read host ids");
+	return 0;
 }
 
 /* Makes the database hold inv, in one transaction. */
@@ -810,20 +928,49 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	qsort(hv, inv->nhosts, sizeof(*hv), cmp_hostp);
 	qsort(sv, inv->nswitches, sizeof(*sv), cmp_switchp);
 	if (write && (stmts_prepare(db, &a.st, err) == -1 ||
-	    lab_db_begin(db, err) == -1))
+	    db_batch_init(&a.hosts, db, "hosts (id, name, model, role, "
+	    "created_at, updated_at)", 6, "write host", err) == -1 ||
+	    db_batch_init(&a.bmcs, db, "bmcs (host_id, type, address, port, "
+	    "credential, cipher_suite, workarounds, privilege, timeout_ms, "
+	    "retransmit_ms)", 10, "write bmc", err) == -1 ||
+	    db_batch_init(&a.ssh, db, "host_ssh (host_id, address, port, user, "
+	    "identity, known_hosts, legacy_crypto)", 7, "write ssh",
+	    err) == -1 ||
+	    db_batch_init(&a.net, db, "host_network (host_id, address, "
+	    "gateway, dns)", 4, "write network", err) == -1 ||
+	    db_batch_init(&a.nics, db, "nics (host_id, position, name, mac)",
+	    4, "write nic", err) == -1 ||
+	    db_batch_init(&a.disks, db, "disks (host_id, position, slot, kind, "
+	    "size_bytes, controller, device, boot)", 8, "write disk",
+	    err) == -1 ||
+	    db_batch_init(&a.members, db, "host_groups (host_id, group_id, "
+	    "position)", 3, "write group membership", err) == -1 ||
+	    lab_db_begin(db, err) == -1 || next_host_id(&a) == -1))
 		goto out;
+	/* a host's rows are written after it (its batch flushes first) */
+	a.bmcs.first = a.ssh.first = a.net.first = a.nics.first =
+	    a.disks.first = a.members.first = &a.hosts;
 	if (lab_db_inventory_load(db, &cur, err) == -1)
 		goto out;
-	if (!(flags & LAB_APPLY_PRUNE) && check_kept_macs(cur, inv, err) == -1)
+	if (!(flags & LAB_APPLY_PRUNE) && check_kept_macs(cur, inv, hv, err) == -1)
 		goto out;
-	if (final_groups(cur, inv, flags, &fv, &fn) == -1) {
+	if (final_groups(cur, inv, hv, flags, &fv, &fn) == -1) {
 		lab_err_oom(err);
 		goto out;
 	}
+	a.fv = fv;
+	a.fn = fn;
 	/* groups first: memberships written with the hosts refer to them */
 	if ((write && merge_groups(&a, cur, fv, fn, 1, 0) == -1) ||
-	    (write && release_nics(&a, cur, inv, flags) == -1) ||
+	    (write && release_nics(&a, cur, hv, inv->nhosts, flags) == -1) ||
 	    merge_hosts(&a, cur, hv, inv->nhosts, flags, write) == -1 ||
+	    (write && (db_batch_flush(&a.hosts, err) == -1 ||
+	    db_batch_flush(&a.bmcs, err) == -1 ||
+	    db_batch_flush(&a.ssh, err) == -1 ||
+	    db_batch_flush(&a.net, err) == -1 ||
+	    db_batch_flush(&a.nics, err) == -1 ||
+	    db_batch_flush(&a.disks, err) == -1 ||
+	    db_batch_flush(&a.members, err) == -1)) ||
 	    merge_switches(&a, cur, sv, inv->nswitches, flags, write) == -1 ||
 	    merge_groups(&a, cur, fv, fn, 0, write) == -1)
 		goto out;
@@ -838,6 +985,14 @@ out:
 		lab_db_rollback(db);
 	lab_changes_release(&ch);
 	stmts_release(&a.st);
+	lab_strv_release(&a.owned);
+	db_batch_release(&a.hosts);
+	db_batch_release(&a.bmcs);
+	db_batch_release(&a.ssh);
+	db_batch_release(&a.net);
+	db_batch_release(&a.nics);
+	db_batch_release(&a.disks);
+	db_batch_release(&a.members);
 	lab_inventory_free(cur);
 	free(fv);
 	free(hv);

@@ -2,6 +2,9 @@
 #ifndef LAB_DB_PRIV_H
 #define LAB_DB_PRIV_H
 
+#include <stddef.h>
+#include <stdint.h>
+
 #include <sqlite3.h>
 
 #include "lab/db.h"
@@ -21,5 +24,61 @@ int	db_prepare(struct lab_db *, const char *sql, sqlite3_stmt **ret,
 char	*db_text(sqlite3_stmt *, int col);
 /* Binds a string, or NULL when s is NULL. */
 int	db_bind_text(sqlite3_stmt *, int idx, const char *s);
+
+/*
+ * An index from database ids to array positions, for joining the rows of
+ * several queries in memory instead of a query per row: add every id,
+ * sort once, then find.
+ */
+struct db_idx {
+	struct db_idx_ent {
+		int64_t	 id;
+		size_t	 i;
+	}	*v;
+	size_t	 n;
+};
+
+/* Adds id at position i; -1 when out of memory. */
+int	db_idx_add(struct db_idx *, int64_t id, size_t i);
+/* Sorts the index by id, after the last add. */
+void	db_idx_sort(struct db_idx *);
+/* The position of id, or -1. */
+long	db_idx_find(const struct db_idx *, int64_t id);
+void	db_idx_release(struct db_idx *);
+/*
+ * Makes room for one more element in *vp, which holds n: for arrays that
+ * start NULL and only ever grow through here (they double at 4, 8, 16).
+ */
+int	db_grow(void *vp, size_t n, size_t sz);
+
+/* Rows written many to one INSERT (lib/batch.c). */
+#define DB_BATCH_ROWS	32
+#define DB_BATCH_COLS	10
+
+struct db_val {
+	int		 type;	/* SQLITE_INTEGER, SQLITE_TEXT; else NULL */
+	sqlite3_int64	 i;
+	const char	*s;	/* must live until the flush */
+};
+
+struct db_batch {
+	struct lab_db	*db;
+	const char	*what;		/* for errors: "write disk" */
+	sqlite3_stmt	*one, *many;
+	struct db_batch	*first;		/* flushed before this one: parents */
+	int		 ncols;
+	size_t		 n;
+	struct db_val	 v[DB_BATCH_ROWS * DB_BATCH_COLS];
+};
+
+/* Prepares INSERT INTO into ("table (col, ...)") of ncols values. */
+int	db_batch_init(struct db_batch *, struct lab_db *, const char *into,
+	    int ncols, const char *what, struct lab_err *err);
+/* A new row's values to fill in, writing a full batch first; NULL when
+ * that failed. */
+struct db_val *db_batch_row(struct db_batch *, struct lab_err *err);
+/* Writes the rows kept. */
+int	db_batch_flush(struct db_batch *, struct lab_err *err);
+void	db_batch_release(struct db_batch *);
 
 #endif

@@ -20,18 +20,137 @@ lab_db_schema_version(void)
 	return NMIGRATIONS;
 }
 
-/* Sets err from the handle's last error, naming the file. */
+/*
+ * Why the database cannot be written, when the file or its folder (where
+ * SQLite creates the -wal and -shm files) says so; else SQLite's words.
+ */
+static int
+write_fail(struct lab_db *db, struct lab_err *err, const char *what)
+{
+	char	*dir, *p;
+	int	 rc;
+
+	if (access(db->path, W_OK) == -1 && errno != ENOENT)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
+		    "cannot write the file: %s", db->path, what,
+		    strerror(errno));
+	if ((dir = strdup(db->path)) == NULL)
+		return lab_err_oom(err);
+	if ((p = strrchr(dir, '/')) == NULL)
+		strcpy(dir, ".");
+	else if (p == dir)
+		p[1] = '\0';
+	else
+		*p = '\0';
+	if (access(dir, W_OK) == -1)
+		rc = lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
+		    "cannot write its folder '%s', where '%s-wal' and "
+		    "'%s-shm' go: %s", db->path, what, dir, db->path, db->path,
+		    strerror(errno));
+	else if (sqlite3_errcode(db->h) == SQLITE_READONLY)
+		rc = lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
+		    "read-only: lab writes the file and, beside it, '%s-wal' "
+		    "and '%s-shm'", db->path, what, db->path, db->path);
+	else
+		rc = lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: %s",
+		    db->path, what, sqlite3_errmsg(db->h));
+	free(dir);
+	return rc;
+}
+
+/*
+ * Sets err from the handle's last error, naming the file. The file
+ * system's own words come too where SQLite's are vague ("disk I/O
+ * error": No space left on device).
+ */
 int
 db_fail(struct lab_db *db, struct lab_err *err, const char *what)
 {
 	int	code = sqlite3_errcode(db->h);
+	int	sys = sqlite3_system_errno(db->h);
 
 	if (code == SQLITE_BUSY || code == SQLITE_LOCKED)
 		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
 		    "locked by another process for more than %d s", db->path,
 		    what, LAB_DB_BUSY_MS / 1000);
+	if (code == SQLITE_READONLY)
+		return write_fail(db, err, what);
+	if ((code == SQLITE_IOERR || code == SQLITE_CANTOPEN ||
+	    code == SQLITE_FULL) && sys != 0)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
+		    "%s: %s", db->path, what, sqlite3_errmsg(db->h),
+		    strerror(sys));
 	return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: %s",
 	    db->path, what, sqlite3_errmsg(db->h));
+}
+
+/* Makes room for one more element in an array that start NULL. */
+int
+db_grow(void *vp, size_t n, size_t sz)
+{
+	void	**v = vp, *p;
+	size_t	  cap;
+
+	if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
+		return 0;
+	cap = n < 4 ? 4 : n * 2;
+	if ((p = realloc(*v, cap * sz)) == NULL)
+		return -1;
+	*v = p;
+	return 0;
+}
+
+/* Adds id at position i. */
+int
+db_idx_add(struct db_idx *x, int64_t id, size_t i)
+{
+	if (db_grow(&x->v, x->n, sizeof(*x->v)) == -1)
+		return -1;
+	x->v[x->n].id = id;
+	x->v[x->n++].i = i;
+	return 0;
+}
+
+static int
+cmp_idx(const void *a, const void *b)
+{
+	const struct db_idx_ent	*x = a, *y = b;
+
+	return (x->id > y->id) - (x->id < y->id);
+}
+
+/* Sorts the index by id. */
+void
+db_idx_sort(struct db_idx *x)
+{
+	if (x->n > 1)
+		qsort(x->v, x->n, sizeof(*x->v), cmp_idx);
+}
+
+/* The position of id, or -1. */
+long
+db_idx_find(const struct db_idx *x, int64_t id)
+{
+	size_t	lo = 0, hi = x->n, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (x->v[mid].id == id)
+			return (long)x->v[mid].i;
+		if (x->v[mid].id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+/* Frees the index. */
+void
+db_idx_release(struct db_idx *x)
+{
+	free(x->v);
+	memset(x, 0, sizeof(*x));
 }
 
 /* Prepares sql or fails. */
@@ -159,7 +278,7 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 {
 	struct lab_db	*db;
 	int		 oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
-	int		 memory = strcmp(path, ":memory:") == 0;
+	int		 memory = strcmp(path, ":memory:") == 0, code;
 
 	if (!memory && access(path, F_OK) == -1) {
 		if (!(flags & LAB_DB_CREATE))
@@ -180,7 +299,7 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 		if (db->h == NULL)
 			lab_err_oom(err);
 		else
-			db_fail(db, err, "open");
+			write_fail(db, err, "open");
 		lab_db_free(db);
 		return -1;
 	}
@@ -189,7 +308,18 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 	if (exec(db, "PRAGMA foreign_keys = ON", "open", err) == -1 ||
 	    (!memory && exec(db, "PRAGMA journal_mode = WAL", "open", err) == -1) ||
 	    exec(db, "PRAGMA synchronous = NORMAL", "open", err) == -1 ||
-	    migrate(db, err) == -1) {
+	    /* 64 MiB at most: a 10,000-host import stays in memory */
+	    exec(db, "PRAGMA cache_size = -65536", "open", err) == -1) {
+		code = sqlite3_errcode(db->h);
+		if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN ||
+		    code == SQLITE_IOERR) {
+			lab_err_init(err);
+			write_fail(db, err, "open");
+		}
+		lab_db_free(db);
+		return -1;
+	}
+	if (migrate(db, err) == -1) {
 		lab_db_free(db);
 		return -1;
 	}

@@ -256,7 +256,9 @@ work(size_t i, void *arg)
 			    "recorded: power it by hand");
 		return;
 	}
-	r->bmc = lab_asprintf("%s:%d", h->bmc->address, h->bmc->port);
+	/* an IPv6 address is bracketed, as in lib/ipmi.c */
+	r->bmc = lab_asprintf(strchr(h->bmc->address, ':') != NULL ?
+	    "[%s]:%d" : "%s:%d", h->bmc->address, h->bmc->port);
 	if (req->dry_run) {
 		dry_note(r, req);
 		r->ok = 1;

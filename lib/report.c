@@ -13,16 +13,24 @@
  * sorted by name, switches by name and their ports by ifindex.
  */
 
-/* Grows an array by one zeroed element; returns it, or NULL. */
+/*
+ * Grows an array by one zeroed element; returns it, or NULL. The arrays
+ * it grows start empty and double at 4, 8, 16, ... elements, so that
+ * 40,000 disks are not 40,000 reallocs.
+ */
 void *
 report_push(void *vp, size_t *n, size_t sz)
 {
 	void	**v = vp;
-	char	 *p;
+	char	 *p = *v;
+	size_t	  cap;
 
-	if ((p = realloc(*v, (*n + 1) * sz)) == NULL)
-		return NULL;
-	*v = p;
+	if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
+		cap = *n < 4 ? 4 : *n * 2;
+		if ((p = realloc(*v, cap * sz)) == NULL)
+			return NULL;
+		*v = p;
+	}
 	memset(p + *n * sz, 0, sz);
 	return p + (*n)++ * sz;
 }
@@ -44,15 +52,78 @@ report_finding(struct lab_report *r, const char *severity,
 	return 0;
 }
 
-static size_t
-host_index(const int64_t *ids, size_t n, int64_t id)
+/*
+ * Rows of other tables find their host (or switch) by id: the ids, in
+ * the name order of the report, and beside them an index sorted by id.
+ */
+struct ids {
+	int64_t		*v;	/* v[i]: the id of element i */
+	size_t		*by_id;	/* element indexes, sorted by id */
+	size_t		 n;
+};
+
+static const int64_t	*sort_ids;
+
+static int
+cmp_by_id(const void *a, const void *b)
+{
+	int64_t	x = sort_ids[*(const size_t *)a];
+	int64_t	y = sort_ids[*(const size_t *)b];
+
+	return (x > y) - (x < y);
+}
+
+/* Builds the id index once the ids are read; -1 when out of memory. */
+static int
+ids_index(struct ids *ids)
 {
 	size_t	i;
 
-	for (i = 0; i < n; i++)
-		if (ids[i] == id)
-			return i;
-	return n;
+	if ((ids->by_id = calloc(ids->n + 1, sizeof(*ids->by_id))) == NULL)
+		return -1;
+	for (i = 0; i < ids->n; i++)
+		ids->by_id[i] = i;
+	sort_ids = ids->v;
+	qsort(ids->by_id, ids->n, sizeof(*ids->by_id), cmp_by_id);
+	sort_ids = NULL;
+	return 0;
+}
+
+static int
+ids_add(struct ids *ids, int64_t id)
+{
+	int64_t	*p;
+
+	if ((p = report_push(&ids->v, &ids->n, sizeof(*p))) == NULL)
+		return -1;
+	*p = id;
+	return 0;
+}
+
+static void
+ids_release(struct ids *ids)
+{
+	free(ids->v);
+	free(ids->by_id);
+}
+
+/* The index of the element with this id, or ids->n. */
+static size_t
+host_index(const struct ids *ids, int64_t id)
+{
+	size_t	lo = 0, hi = ids->n, mid;
+	int64_t	v;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if ((v = ids->v[ids->by_id[mid]]) == id)
+			return ids->by_id[mid];
+		if (v < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return ids->n;
 }
 
 static int
@@ -66,13 +137,12 @@ step_fail(struct lab_db *db, sqlite3_stmt *st, int rc, struct lab_err *err,
 }
 
 static int
-load_hosts(struct lab_db *db, struct lab_report *r, int64_t **ids,
+load_hosts(struct lab_db *db, struct lab_report *r, struct ids *ids,
     struct lab_err *err)
 {
 	const struct lab_model	*m;
 	struct lab_report_host	*h;
 	sqlite3_stmt		*st;
-	int64_t			*p;
 	int			 rc;
 
 	if (db_prepare(db, "SELECT h.id, h.name, h.model, h.role, b.type, "
@@ -88,13 +158,10 @@ load_hosts(struct lab_db *db, struct lab_report *r, int64_t **ids,
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if ((h = report_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
-		    NULL || (p = realloc(*ids, r->nhosts * sizeof(**ids))) ==
-		    NULL) {
+		    NULL || ids_add(ids, sqlite3_column_int64(st, 0)) == -1) {
 			sqlite3_finalize(st);
 			return lab_err_oom(err);
 		}
-		*ids = p;
-		p[r->nhosts - 1] = sqlite3_column_int64(st, 0);
 		lab_strv_init(&h->groups);
 		h->name = db_text(st, 1);
 		h->model = db_text(st, 2);
@@ -102,7 +169,9 @@ load_hosts(struct lab_db *db, struct lab_report *r, int64_t **ids,
 		if ((m = lab_model_find(h->model)) != NULL)
 			h->model_name = lab_strdup(m->name);
 		if (sqlite3_column_type(st, 4) != SQLITE_NULL)
-			h->bmc = lab_asprintf("%s %s:%d",
+			h->bmc = lab_asprintf(strchr((const char *)
+			    sqlite3_column_text(st, 5), ':') != NULL ?
+			    "%s [%s]:%d" : "%s %s:%d",
 			    sqlite3_column_text(st, 4),
 			    sqlite3_column_text(st, 5),
 			    sqlite3_column_int(st, 6));
@@ -119,11 +188,13 @@ load_hosts(struct lab_db *db, struct lab_report *r, int64_t **ids,
 	if (rc != SQLITE_DONE)
 		return step_fail(db, st, rc, err, "read hosts");
 	sqlite3_finalize(st);
+	if (ids_index(ids) == -1)
+		return lab_err_oom(err);
 	return 0;
 }
 
 static int
-load_groups(struct lab_db *db, struct lab_report *r, const int64_t *ids,
+load_groups(struct lab_db *db, struct lab_report *r, const struct ids *ids,
     struct lab_err *err)
 {
 	sqlite3_stmt	*st;
@@ -135,7 +206,7 @@ load_groups(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 	    "ORDER BY hg.host_id, hg.position", &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = host_index(ids, r->nhosts, sqlite3_column_int64(st, 0));
+		i = host_index(ids, sqlite3_column_int64(st, 0));
 		if (i < r->nhosts && lab_strv_add(&r->hosts[i].groups,
 		    (const char *)sqlite3_column_text(st, 1)) == -1) {
 			rc = SQLITE_NOMEM;
@@ -149,7 +220,7 @@ load_groups(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 }
 
 static int
-load_nics(struct lab_db *db, struct lab_report *r, const int64_t *ids,
+load_nics(struct lab_db *db, struct lab_report *r, const struct ids *ids,
     struct lab_err *err)
 {
 	struct lab_report_host	*h;
@@ -166,7 +237,7 @@ load_nics(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 	    "ORDER BY n.host_id, n.position", &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = host_index(ids, r->nhosts, sqlite3_column_int64(st, 0));
+		i = host_index(ids, sqlite3_column_int64(st, 0));
 		if (i == r->nhosts)
 			continue;
 		h = &r->hosts[i];
@@ -188,7 +259,7 @@ load_nics(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 }
 
 static int
-load_disks(struct lab_db *db, struct lab_report *r, const int64_t *ids,
+load_disks(struct lab_db *db, struct lab_report *r, const struct ids *ids,
     struct lab_err *err)
 {
 	struct lab_report_host	*h;
@@ -205,7 +276,7 @@ load_disks(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 	    err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = host_index(ids, r->nhosts, sqlite3_column_int64(st, 0));
+		i = host_index(ids, sqlite3_column_int64(st, 0));
 		if (i == r->nhosts)
 			continue;
 		h = &r->hosts[i];
@@ -227,13 +298,12 @@ load_disks(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 }
 
 static int
-load_switches(struct lab_db *db, struct lab_report *r, int64_t **ids,
+load_switches(struct lab_db *db, struct lab_report *r, struct ids *ids,
     struct lab_err *err)
 {
 	const struct lab_model		*m;
 	struct lab_report_switch	*s;
 	sqlite3_stmt			*st;
-	int64_t				*p;
 	int				 rc;
 
 	if (db_prepare(db, "SELECT id, name, model, sys_descr, discovered_at "
@@ -241,13 +311,11 @@ load_switches(struct lab_db *db, struct lab_report *r, int64_t **ids,
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if ((s = report_push(&r->switches, &r->nswitches,
-		    sizeof(*s))) == NULL || (p = realloc(*ids, r->nswitches *
-		    sizeof(**ids))) == NULL) {
+		    sizeof(*s))) == NULL ||
+		    ids_add(ids, sqlite3_column_int64(st, 0)) == -1) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		*ids = p;
-		p[r->nswitches - 1] = sqlite3_column_int64(st, 0);
 		s->name = db_text(st, 1);
 		s->model = db_text(st, 2);
 		if (s->model != NULL &&
@@ -266,11 +334,13 @@ load_switches(struct lab_db *db, struct lab_report *r, int64_t **ids,
 	if (rc != SQLITE_DONE)
 		return step_fail(db, st, rc, err, "read switches");
 	sqlite3_finalize(st);
+	if (ids_index(ids) == -1)
+		return lab_err_oom(err);
 	return 0;
 }
 
 static int
-load_ports(struct lab_db *db, struct lab_report *r, const int64_t *ids,
+load_ports(struct lab_db *db, struct lab_report *r, const struct ids *ids,
     struct lab_err *err)
 {
 	struct lab_report_switch	*s;
@@ -310,7 +380,7 @@ load_ports(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 	    err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = host_index(ids, r->nswitches, sqlite3_column_int64(st, 0));
+		i = host_index(ids, sqlite3_column_int64(st, 0));
 		if (i == r->nswitches)
 			continue;
 		s = &r->switches[i];
@@ -454,21 +524,29 @@ severity_rank(const char *s)
 	return 2;
 }
 
-/* Most severe first, keeping the order within a severity. */
-static void
+/*
+ * Most severe first, keeping the order within a severity: three ranks, so
+ * a counting sort, linear in the findings (10,000 hosts, as many BMCs
+ * unreachable). -1 when out of memory.
+ */
+static int
 sort_findings(struct lab_report *r)
 {
-	struct lab_report_finding	 f;
-	size_t				 i, j;
+	struct lab_report_finding	*v;
+	size_t				 i, k = 0;
+	int				 rank;
 
-	for (i = 1; i < r->nfindings; i++) {
-		f = r->findings[i];
-		for (j = i; j > 0 &&
-		    severity_rank(r->findings[j - 1].severity) >
-		    severity_rank(f.severity); j--)
-			r->findings[j] = r->findings[j - 1];
-		r->findings[j] = f;
-	}
+	if (r->nfindings < 2)
+		return 0;
+	if ((v = calloc(r->nfindings, sizeof(*v))) == NULL)
+		return -1;
+	for (rank = 0; rank < 3; rank++)
+		for (i = 0; i < r->nfindings; i++)
+			if (severity_rank(r->findings[i].severity) == rank)
+				v[k++] = r->findings[i];
+	memcpy(r->findings, v, r->nfindings * sizeof(*v));
+	free(v);
+	return 0;
 }
 
 static int
@@ -492,8 +570,7 @@ derive(struct lab_report *r)
 		}
 		free(msg);
 	}
-	sort_findings(r);
-	return 0;
+	return sort_findings(r);
 }
 
 /* Builds the report. */
@@ -502,18 +579,20 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since,
     struct lab_report **ret, struct lab_err *err)
 {
 	struct lab_report	*r;
-	int64_t			*hids = NULL, *sids = NULL;
+	struct ids		 hids, sids;
 	int			 rc = -1;
 
+	memset(&hids, 0, sizeof(hids));
+	memset(&sids, 0, sizeof(sids));
 	if ((r = calloc(1, sizeof(*r))) == NULL)
 		return lab_err_oom(err);
 	r->generated_at = now;
 	if (load_hosts(db, r, &hids, err) == -1 ||
-	    load_groups(db, r, hids, err) == -1 ||
-	    load_nics(db, r, hids, err) == -1 ||
-	    load_disks(db, r, hids, err) == -1 ||
+	    load_groups(db, r, &hids, err) == -1 ||
+	    load_nics(db, r, &hids, err) == -1 ||
+	    load_disks(db, r, &hids, err) == -1 ||
 	    load_switches(db, r, &sids, err) == -1 ||
-	    load_ports(db, r, sids, err) == -1 ||
+	    load_ports(db, r, &sids, err) == -1 ||
 	    load_findings(db, r, err) == -1 ||
 	    load_audit(db, r, err) == -1)
 		goto out;
@@ -528,8 +607,8 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since,
 	r = NULL;
 	rc = 0;
 out:
-	free(hids);
-	free(sids);
+	ids_release(&hids);
+	ids_release(&sids);
 	lab_report_free(r);
 	return rc;
 }
@@ -539,9 +618,25 @@ int
 lab_report_add_finding(struct lab_report *r, const char *severity,
     const char *subject, const char *message, struct lab_err *err)
 {
-	if (report_finding(r, severity, subject, message) == -1)
+	if (report_finding(r, severity, subject, message) == -1 ||
+	    sort_findings(r) == -1)
 		return lab_err_oom(err);
-	sort_findings(r);
+	return 0;
+}
+
+/* Adds n findings of one severity, most severe first. */
+int
+lab_report_add_findings(struct lab_report *r, const char *severity,
+    char *const *subjects, char *const *messages, size_t n,
+    struct lab_err *err)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		if (report_finding(r, severity, subjects[i], messages[i]) == -1)
+			return lab_err_oom(err);
+	if (sort_findings(r) == -1)
+		return lab_err_oom(err);
 	return 0;
 }
 

@@ -8,24 +8,50 @@
 
 #define FROM_DB	"(database)"
 
-static int
-step_fail(struct lab_db *db, sqlite3_stmt *st, struct lab_err *err,
-    const char *what)
+/*
+ * Loading: hosts first, sorted by name, each with its id; then each
+ * child table in one pass in host id order, each row finding its host by
+ * id in a sorted index (no join, no sort by name, no query per host).
+ */
+struct load {
+	struct lab_db		*db;
+	struct lab_inventory	*inv;
+	const char		*file;	/* loc.file of everything */
+	const char		*name;	/* only this host or switch, or NULL */
+	struct db_idx		 ids;	/* host ids to inv->hosts indexes */
+	struct lab_err		*err;
+};
+
+/* The host with database id id, or NULL. */
+static struct lab_host *
+host_by_id(const struct load *l, sqlite3_int64 id)
 {
-	sqlite3_finalize(st);
-	return db_fail(db, err, what);
+	long	i = db_idx_find(&l->ids, id);
+
+	return i < 0 ? NULL : &l->inv->hosts[i];
 }
 
-/* Finds the host by name in a name-sorted array, from a hint upwards. */
-static struct lab_host *
-host_at(struct lab_inventory *inv, const char *name, size_t *hint)
+/* Prepares sql; when loading one host, binds its id (NULL: none) to ?1. */
+static int
+prepare(struct load *l, const char *all, const char *one,
+    sqlite3_stmt **st)
 {
-	while (*hint < inv->nhosts &&
-	    strcmp(inv->hosts[*hint].name, name) < 0)
-		(*hint)++;
-	if (*hint < inv->nhosts && strcmp(inv->hosts[*hint].name, name) == 0)
-		return &inv->hosts[*hint];
-	return NULL;
+	if (db_prepare(l->db, l->name != NULL ? one : all, st, l->err) == -1)
+		return -1;
+	if (l->name != NULL && l->ids.n > 0)
+		sqlite3_bind_int64(*st, 1, l->ids.v[0].id);
+	else if (l->name != NULL)
+		sqlite3_bind_null(*st, 1);
+	return 0;
+}
+
+static int
+step_fail(struct load *l, sqlite3_stmt *st, int rc, const char *what)
+{
+	sqlite3_finalize(st);
+	if (rc == SQLITE_NOMEM || rc == SQLITE_ROW)
+		return lab_err_oom(l->err);
+	return db_fail(l->db, l->err, what);
 }
 
 /* Splits space-separated words into sv; NULL adds nothing. */
@@ -49,243 +75,383 @@ split_words(struct lab_strv *sv, const char *s)
 }
 
 static int
-load_hosts(struct lab_db *db, struct lab_inventory *inv, const char *file,
-    struct lab_err *err)
+load_hosts(struct load *l)
 {
-	sqlite3_stmt	*st;
-	struct lab_host	*h;
-	size_t		 cap = 0;
-	int		 rc;
+	struct lab_inventory	*inv = l->inv;
+	sqlite3_stmt		*st;
+	struct lab_host		*h;
+	int			 rc;
 
-	if (db_prepare(db, "SELECT name, model, role FROM hosts ORDER BY name",
-	    &st, err) == -1)
+	if (db_prepare(l->db, l->name != NULL ? "SELECT id, name, model, role "
+	    "FROM hosts WHERE name = ?1" : "SELECT id, name, model, role "
+	    "FROM hosts ORDER BY name", &st, l->err) == -1)
 		return -1;
+	if (l->name != NULL)
+		db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (inv->nhosts == cap) {
-			cap = cap ? cap * 2 : 64;
-			h = realloc(inv->hosts, cap * sizeof(*h));
-			if (h == NULL) {
-				sqlite3_finalize(st);
-				return lab_err_oom(err);
-			}
-			inv->hosts = h;
-		}
+		if (db_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
+		    db_idx_add(&l->ids, sqlite3_column_int64(st, 0),
+		    inv->nhosts) == -1)
+			break;
 		h = &inv->hosts[inv->nhosts++];
 		memset(h, 0, sizeof(*h));
-		h->name = db_text(st, 0);
-		h->model = db_text(st, 1);
-		h->role = db_text(st, 2);
-		h->loc.file = file;
+		h->name = db_text(st, 1);
+		h->model = db_text(st, 2);
+		h->role = db_text(st, 3);
+		h->loc.file = l->file;
+		if (h->name == NULL || h->model == NULL)
+			break;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read hosts");
+		return step_fail(l, st, rc, "read hosts");
 	sqlite3_finalize(st);
+	db_idx_sort(&l->ids);
 	return 0;
 }
 
 static int
-load_ssh(struct lab_db *db, struct lab_inventory *inv, const char *file,
-    struct lab_err *err)
+load_bmcs(struct load *l)
 {
 	sqlite3_stmt	*st;
 	struct lab_host	*h;
-	size_t		 hint = 0;
+	struct lab_bmc	*b;
 	int		 rc;
 
-	if (db_prepare(db, "SELECT h.name, s.address, s.port, s.user, "
-	    "s.identity, s.known_hosts, s.legacy_crypto FROM host_ssh s "
-	    "JOIN hosts h ON h.id = s.host_id ORDER BY h.name", &st,
-	    err) == -1)
+	if (prepare(l, "SELECT host_id, type, address, port, credential, "
+	    "cipher_suite, workarounds, privilege, timeout_ms, retransmit_ms "
+	    "FROM bmcs", "SELECT host_id, type, address, port, credential, "
+	    "cipher_suite, workarounds, privilege, timeout_ms, retransmit_ms "
+	    "FROM bmcs WHERE host_id = ?1", &st) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		h = host_at(inv, (const char *)sqlite3_column_text(st, 0), &hint);
-		if (h == NULL)
+		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
+		    h->bmc != NULL)
 			continue;
-		if ((h->ssh = calloc(1, sizeof(*h->ssh))) == NULL) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
-		}
-		h->ssh->address = db_text(st, 1);
-		h->ssh->port = sqlite3_column_int(st, 2);
-		h->ssh->user = db_text(st, 3);
-		h->ssh->identity = db_text(st, 4);
-		h->ssh->known_hosts = db_text(st, 5);
-		h->ssh->legacy_crypto = sqlite3_column_int(st, 6);
-		h->ssh->loc.file = file;
+		if ((b = h->bmc = calloc(1, sizeof(*b))) == NULL)
+			break;
+		b->type = db_text(st, 1);
+		b->address = db_text(st, 2);
+		b->port = sqlite3_column_int(st, 3);
+		b->credential = db_text(st, 4);
+		b->cipher_suite = sqlite3_column_int(st, 5);
+		if (split_words(&b->workarounds,
+		    (const char *)sqlite3_column_text(st, 6)) == -1)
+			break;
+		b->privilege = db_text(st, 7);
+		b->timeout_ms = sqlite3_column_int(st, 8);
+		b->retransmit_ms = sqlite3_column_int(st, 9);
+		b->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read ssh settings");
+		return step_fail(l, st, rc, "read bmcs");
 	sqlite3_finalize(st);
 	return 0;
 }
 
+/* How lab reaches each host over SSH, and the host's own address. */
 static int
-load_network(struct lab_db *db, struct lab_inventory *inv, const char *file,
-    struct lab_err *err)
+load_ssh(struct load *l)
 {
-	sqlite3_stmt	*st;
-	struct lab_host	*h;
-	size_t		 hint = 0;
-	int		 rc;
+	sqlite3_stmt		*st;
+	struct lab_host		*h;
+	struct lab_ssh_cfg	*c;
+	int			 rc;
 
-	if (db_prepare(db, "SELECT h.name, n.address, n.gateway, n.dns "
-	    "FROM host_network n JOIN hosts h ON h.id = n.host_id "
-	    "ORDER BY h.name", &st, err) == -1)
+	if (prepare(l, "SELECT host_id, address, port, user, identity, "
+	    "known_hosts, legacy_crypto FROM host_ssh", "SELECT host_id, "
+	    "address, port, user, identity, known_hosts, legacy_crypto "
+	    "FROM host_ssh WHERE host_id = ?1", &st) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		h = host_at(inv, (const char *)sqlite3_column_text(st, 0), &hint);
-		if (h == NULL)
+		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
+		    h->ssh != NULL)
+			continue;
+		if ((c = h->ssh = calloc(1, sizeof(*c))) == NULL)
+			break;
+		c->address = db_text(st, 1);
+		c->port = sqlite3_column_int(st, 2);
+		c->user = db_text(st, 3);
+		c->identity = db_text(st, 4);
+		c->known_hosts = db_text(st, 5);
+		c->legacy_crypto = sqlite3_column_int(st, 6);
+		c->loc.file = l->file;
+	}
+	if (rc != SQLITE_DONE)
+		return step_fail(l, st, rc, "read ssh settings");
+	sqlite3_finalize(st);
+	if (prepare(l, "SELECT host_id, address, gateway, dns "
+	    "FROM host_network", "SELECT host_id, address, gateway, dns "
+	    "FROM host_network WHERE host_id = ?1", &st) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
+		    h->network != NULL)
 			continue;
 		if ((h->network = calloc(1, sizeof(*h->network))) == NULL ||
 		    split_words(&h->network->dns,
-		    (const char *)sqlite3_column_text(st, 3)) == -1) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
-		}
+		    (const char *)sqlite3_column_text(st, 3)) == -1)
+			break;
 		h->network->address = db_text(st, 1);
 		h->network->gateway = db_text(st, 2);
-		h->network->loc.file = file;
+		h->network->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read network settings");
+		return step_fail(l, st, rc, "read network settings");
 	sqlite3_finalize(st);
 	return 0;
 }
 
+/*
+ * NICs and disks come grouped by host (an index on host_id), each host's
+ * in name or slot order: a host's few are put in position order here, as
+ * they are read, instead of a sort of every row.
+ */
+struct child {
+	sqlite3_int64	 pos;
+	union {
+		struct lab_nic	nic;
+		struct lab_disk	disk;
+	} u;
+};
+
+/* Gives host h its children v[0..n), in position order. */
 static int
-load_children(struct lab_db *db, struct lab_inventory *inv, const char *file,
-    struct lab_err *err)
+flush_children(struct lab_host *h, struct child *v, size_t n, int nics)
 {
+	struct child	t;
+	size_t		i, j;
+
+	if (h == NULL || n == 0)
+		return 0;
+	for (i = 1; i < n; i++) {
+		t = v[i];
+		for (j = i; j > 0 && v[j - 1].pos > t.pos; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
+	}
+	if (nics && (h->nics = calloc(n, sizeof(*h->nics))) == NULL)
+		return -1;
+	if (!nics && (h->disks = calloc(n, sizeof(*h->disks))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		if (nics)
+			h->nics[h->nnics++] = v[i].u.nic;
+		else
+			h->disks[h->ndisks++] = v[i].u.disk;
+	return 0;
+}
+
+static void
+child_release(struct child *c, int nics)
+{
+	if (nics) {
+		free(c->u.nic.name);
+		free(c->u.nic.mac);
+	} else {
+		free(c->u.disk.slot);
+		free(c->u.disk.kind);
+		free(c->u.disk.controller);
+		free(c->u.disk.device);
+	}
+}
+
+static int
+load_children(struct load *l, int nics)
+{
+	struct child	*v = NULL, *c;
+	struct lab_host	*h = NULL, *nh;
 	sqlite3_stmt	*st;
-	struct lab_host	*h;
-	struct lab_nic	*nic;
-	struct lab_disk	*d;
-	size_t		 hint = 0;
-	int		 rc;
+	sqlite3_int64	 id, last = 0;
+	size_t		 n = 0, i;
+	int		 rc, first = 1, ret = -1;
 
-	if (db_prepare(db, "SELECT h.name, b.type, b.address, b.port, "
-	    "b.credential, b.cipher_suite, b.workarounds, b.privilege, "
-	    "b.timeout_ms, b.retransmit_ms FROM bmcs b JOIN hosts h ON "
-	    "h.id = b.host_id ORDER BY h.name", &st, err) == -1)
+	if (prepare(l, nics ? "SELECT host_id, position, name, mac FROM nics "
+	    "ORDER BY host_id" : "SELECT host_id, position, slot, kind, "
+	    "size_bytes, controller, device, boot FROM disks ORDER BY host_id",
+	    nics ? "SELECT host_id, position, name, mac FROM nics "
+	    "WHERE host_id = ?1" : "SELECT host_id, position, slot, kind, "
+	    "size_bytes, controller, device, boot FROM disks "
+	    "WHERE host_id = ?1", &st) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		h = host_at(inv, (const char *)sqlite3_column_text(st, 0), &hint);
-		if (h == NULL || (h->bmc = calloc(1, sizeof(*h->bmc))) == NULL)
-			continue;
-		h->bmc->type = db_text(st, 1);
-		h->bmc->address = db_text(st, 2);
-		h->bmc->port = sqlite3_column_int(st, 3);
-		h->bmc->credential = db_text(st, 4);
-		h->bmc->cipher_suite = sqlite3_column_int(st, 5);
-		if (split_words(&h->bmc->workarounds,
-		    (const char *)sqlite3_column_text(st, 6)) == -1) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
+		id = sqlite3_column_int64(st, 0);
+		if (first || id != last) {
+			if (flush_children(h, v, n, nics) == -1)
+				break;
+			n = 0;
+			/* a host's rows are read once: never twice */
+			nh = host_by_id(l, id);
+			h = nh != NULL && (nics ? nh->nics == NULL :
+			    nh->disks == NULL) ? nh : NULL;
+			first = 0;
+			last = id;
 		}
-		h->bmc->privilege = db_text(st, 7);
-		h->bmc->timeout_ms = sqlite3_column_int(st, 8);
-		h->bmc->retransmit_ms = sqlite3_column_int(st, 9);
-		h->bmc->loc.file = file;
-	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read bmcs");
-	sqlite3_finalize(st);
-	if (load_ssh(db, inv, file, err) == -1 ||
-	    load_network(db, inv, file, err) == -1)
-		return -1;
-
-	hint = 0;
-	if (db_prepare(db, "SELECT h.name, n.name, n.mac, "
-	    "(SELECT count(*) FROM nics m WHERE m.host_id = n.host_id) "
-	    "FROM nics n JOIN hosts h ON h.id = n.host_id "
-	    "ORDER BY h.name, n.position", &st, err) == -1)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		h = host_at(inv, (const char *)sqlite3_column_text(st, 0), &hint);
 		if (h == NULL)
 			continue;
-		if (h->nics == NULL && (h->nics = calloc((size_t)
-		    sqlite3_column_int(st, 3), sizeof(*h->nics))) == NULL) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
+		if (db_grow(&v, n, sizeof(*v)) == -1)
+			break;
+		c = &v[n++];
+		memset(c, 0, sizeof(*c));
+		c->pos = sqlite3_column_int64(st, 1);
+		if (nics) {
+			c->u.nic.name = db_text(st, 2);
+			c->u.nic.mac = db_text(st, 3);
+			c->u.nic.loc.file = l->file;
+		} else {
+			c->u.disk.slot = db_text(st, 2);
+			c->u.disk.kind = db_text(st, 3);
+			c->u.disk.size_bytes = (uint64_t)sqlite3_column_int64(st,
+			    4);
+			c->u.disk.controller = db_text(st, 5);
+			c->u.disk.device = db_text(st, 6);
+			c->u.disk.boot = sqlite3_column_int(st, 7);
+			c->u.disk.loc.file = l->file;
 		}
-		nic = &h->nics[h->nnics++];
-		nic->name = db_text(st, 1);
-		nic->mac = db_text(st, 2);
-		nic->loc.file = file;
 	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read nics");
+	if (rc == SQLITE_DONE && flush_children(h, v, n, nics) == 0)
+		n = 0;
+	else if (rc == SQLITE_DONE)
+		rc = SQLITE_NOMEM;
+	if (rc != SQLITE_DONE) {
+		for (i = 0; i < n; i++)
+			child_release(&v[i], nics);
+		step_fail(l, st, rc, nics ? "read nics" : "read disks");
+		goto out;
+	}
 	sqlite3_finalize(st);
+	ret = 0;
+out:
+	free(v);
+	return ret;
+}
 
-	hint = 0;
-	if (db_prepare(db, "SELECT h.name, d.slot, d.kind, d.size_bytes, "
-	    "d.controller, "
-	    "(SELECT count(*) FROM disks e WHERE e.host_id = d.host_id), "
-	    "d.device, d.boot "
-	    "FROM disks d JOIN hosts h ON h.id = d.host_id "
-	    "ORDER BY h.name, d.position", &st, err) == -1)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		h = host_at(inv, (const char *)sqlite3_column_text(st, 0), &hint);
-		if (h == NULL)
-			continue;
-		if (h->disks == NULL && (h->disks = calloc((size_t)
-		    sqlite3_column_int(st, 5), sizeof(*h->disks))) == NULL) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
-		}
-		d = &h->disks[h->ndisks++];
-		d->slot = db_text(st, 1);
-		d->kind = db_text(st, 2);
-		d->size_bytes = (uint64_t)sqlite3_column_int64(st, 3);
-		d->controller = db_text(st, 4);
-		d->device = db_text(st, 6);
-		d->boot = sqlite3_column_int(st, 7);
-		d->loc.file = file;
-	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read disks");
-	sqlite3_finalize(st);
+/* A host's memberships, read in group id order, put in position order. */
+struct member {
+	sqlite3_int64	 pos;
+	const char	*group;
+};
 
-	hint = 0;
-	if (db_prepare(db, "SELECT h.name, g.name FROM host_groups hg "
-	    "JOIN hosts h ON h.id = hg.host_id JOIN groups g ON "
-	    "g.id = hg.group_id ORDER BY h.name, hg.position", &st, err) == -1)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		h = host_at(inv, (const char *)sqlite3_column_text(st, 0), &hint);
-		if (h != NULL && lab_strv_add(&h->groups,
-		    (const char *)sqlite3_column_text(st, 1)) == -1) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
-		}
+static int
+flush_members(struct lab_host *h, struct member *v, size_t n)
+{
+	struct member	t;
+	size_t		i, j;
+
+	for (i = 1; i < n; i++) {
+		t = v[i];
+		for (j = i; j > 0 && v[j - 1].pos > t.pos; j--)
+			v[j] = v[j - 1];
+		v[j] = t;
 	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read groups");
-	sqlite3_finalize(st);
+	for (i = 0; i < n; i++)
+		if (lab_strv_add(&h->groups, v[i].group) == -1)
+			return -1;
 	return 0;
 }
 
 static int
-load_switches(struct lab_db *db, struct lab_inventory *inv, const char *file,
-    struct lab_err *err)
+cmp_groupid(const void *a, const void *b)
 {
+	sqlite3_int64	x = *(const sqlite3_int64 *)a;
+	sqlite3_int64	y = *(const sqlite3_int64 *)b;
+
+	return (x > y) - (x < y);
+}
+
+/*
+ * Memberships in primary key order (host, group), no join: group names
+ * come from a table of every group read first, and each host's few are
+ * put in position order here rather than by a sort of all of them.
+ */
+static int
+load_memberships(struct load *l)
+{
+	struct groupname {
+		sqlite3_int64	 id;
+		char		*name;
+	}			*gv = NULL;
+	struct member		*mv = NULL;
+	struct groupname	 key, *g;
+	struct lab_host		*h = NULL, *nh;
+	sqlite3_stmt		*st;
+	size_t			 ng = 0, nm = 0, i;
+	int			 rc, ret = -1;
+
+	if (db_prepare(l->db, "SELECT id, name FROM groups", &st,
+	    l->err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (db_grow(&gv, ng, sizeof(*gv)) == -1)
+			break;
+		gv[ng].id = sqlite3_column_int64(st, 0);
+		if ((gv[ng++].name = db_text(st, 1)) == NULL)
+			break;
+	}
+	if (rc != SQLITE_DONE) {
+		step_fail(l, st, rc, "read groups");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	if (ng > 1)
+		qsort(gv, ng, sizeof(*gv), cmp_groupid);
+	if (prepare(l, "SELECT host_id, group_id, position FROM host_groups",
+	    "SELECT host_id, group_id, position FROM host_groups "
+	    "WHERE host_id = ?1", &st) == -1)
+		goto out;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		nh = host_by_id(l, sqlite3_column_int64(st, 0));
+		if (nh != h && h != NULL && flush_members(h, mv, nm) == -1)
+			break;
+		if (nh != h)
+			nm = 0;
+		h = nh;
+		key.id = sqlite3_column_int64(st, 1);
+		g = bsearch(&key, gv, ng, sizeof(*gv), cmp_groupid);
+		if (h == NULL || g == NULL)
+			continue;
+		if (db_grow(&mv, nm, sizeof(*mv)) == -1)
+			break;
+		mv[nm].pos = sqlite3_column_int64(st, 2);
+		mv[nm++].group = g->name;
+	}
+	if (rc == SQLITE_DONE && h != NULL && flush_members(h, mv, nm) == -1)
+		rc = SQLITE_NOMEM;
+	if (rc != SQLITE_DONE) {
+		step_fail(l, st, rc, "read groups");
+		goto out;
+	}
+	sqlite3_finalize(st);
+	ret = 0;
+out:
+	for (i = 0; i < ng; i++)
+		free(gv[i].name);
+	free(gv);
+	free(mv);
+	return ret;
+}
+
+static int
+load_switches(struct load *l)
+{
+	struct lab_inventory	*inv = l->inv;
 	sqlite3_stmt		*st;
 	struct lab_switch	*s;
+	const char		*file = l->file;
 	int			 rc;
 
-	if (db_prepare(db, "SELECT name, model, address, port, snmp_version, "
+	if (db_prepare(l->db, l->name != NULL ? "SELECT name, model, address, "
+	    "port, snmp_version, snmp_credential, snmp_context, "
+	    "snmp_timeout_ms, snmp_retries FROM switches WHERE name = ?1" :
+	    "SELECT name, model, address, port, snmp_version, "
 	    "snmp_credential, snmp_context, snmp_timeout_ms, snmp_retries "
-	    "FROM switches ORDER BY name", &st, err) == -1)
+	    "FROM switches ORDER BY name", &st, l->err) == -1)
 		return -1;
+	if (l->name != NULL)
+		db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		s = realloc(inv->switches, (inv->nswitches + 1) * sizeof(*s));
-		if (s == NULL) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
-		}
-		inv->switches = s;
+		if (db_grow(&inv->switches, inv->nswitches,
+		    sizeof(*inv->switches)) == -1)
+			break;
 		s = &inv->switches[inv->nswitches++];
 		memset(s, 0, sizeof(*s));
 		s->name = db_text(st, 0);
@@ -301,29 +467,26 @@ load_switches(struct lab_db *db, struct lab_inventory *inv, const char *file,
 		s->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read switches");
+		return step_fail(l, st, rc, "read switches");
 	sqlite3_finalize(st);
 	return 0;
 }
 
 static int
-load_groups(struct lab_db *db, struct lab_inventory *inv, const char *file,
-    struct lab_err *err)
+load_groups(struct load *l)
 {
+	struct lab_inventory	*inv = l->inv;
 	sqlite3_stmt		*st;
 	struct lab_group	*g;
+	const char		*file = l->file;
 	int			 rc;
 
-	if (db_prepare(db, "SELECT name, description FROM groups "
-	    "WHERE declared ORDER BY name", &st, err) == -1)
+	if (db_prepare(l->db, "SELECT name, description FROM groups "
+	    "WHERE declared ORDER BY name", &st, l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		g = realloc(inv->groups, (inv->ngroups + 1) * sizeof(*g));
-		if (g == NULL) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
-		}
-		inv->groups = g;
+		if (db_grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
+			break;
 		g = &inv->groups[inv->ngroups++];
 		memset(g, 0, sizeof(*g));
 		g->name = db_text(st, 0);
@@ -331,9 +494,55 @@ load_groups(struct lab_db *db, struct lab_inventory *inv, const char *file,
 		g->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(db, st, err, "read groups");
+		return step_fail(l, st, rc, "read groups");
 	sqlite3_finalize(st);
 	return 0;
+}
+
+/* Reads the parts of the inventory asked for, sorted by name. */
+int
+lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
+    const char *name, struct lab_inventory **ret, struct lab_err *err)
+{
+	struct load	 l;
+	int		 rc = -1, own_tx;
+
+	memset(&l, 0, sizeof(l));
+	l.db = db;
+	l.name = name;
+	l.err = err;
+	if ((l.inv = lab_inventory_new()) == NULL ||
+	    lab_strv_add(&l.inv->files, FROM_DB) == -1) {
+		lab_inventory_free(l.inv);
+		return lab_err_oom(err);
+	}
+	l.file = l.inv->files.v[0];
+	/* one read transaction: a consistent snapshot across the tables */
+	own_tx = sqlite3_get_autocommit(db->h);
+	if (own_tx && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) !=
+	    SQLITE_OK) {
+		db_fail(db, err, "begin");
+		goto out;
+	}
+	if (!(parts & LAB_LOAD_HOSTS))
+		parts = 0;
+	if ((!(parts & LAB_LOAD_HOSTS) || load_hosts(&l) == 0) &&
+	    (!(parts & LAB_LOAD_BMCS) || load_bmcs(&l) == 0) &&
+	    (!(parts & LAB_LOAD_SSH) || load_ssh(&l) == 0) &&
+	    (!(parts & LAB_LOAD_NICS) || load_children(&l, 1) == 0) &&
+	    (!(parts & LAB_LOAD_DISKS) || load_children(&l, 0) == 0) &&
+	    (!(parts & LAB_LOAD_MEMBERSHIPS) || load_memberships(&l) == 0) &&
+	    load_switches(&l) == 0 && load_groups(&l) == 0)
+		rc = 0;
+	if (own_tx)
+		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+out:
+	db_idx_release(&l.ids);
+	if (rc == 0)
+		*ret = l.inv;
+	else
+		lab_inventory_free(l.inv);
+	return rc;
 }
 
 /* Reads the whole inventory, sorted by name. */
@@ -341,33 +550,5 @@ int
 lab_db_inventory_load(struct lab_db *db, struct lab_inventory **ret,
     struct lab_err *err)
 {
-	struct lab_inventory	*inv;
-	const char		*file;
-	int			 rc = -1, own_tx;
-
-	if ((inv = lab_inventory_new()) == NULL ||
-	    lab_strv_add(&inv->files, FROM_DB) == -1) {
-		lab_inventory_free(inv);
-		return lab_err_oom(err);
-	}
-	file = inv->files.v[0];
-	/* one read transaction: a consistent snapshot across the tables */
-	own_tx = sqlite3_get_autocommit(db->h);
-	if (own_tx && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) != SQLITE_OK) {
-		db_fail(db, err, "begin");
-		goto out;
-	}
-	if (load_hosts(db, inv, file, err) == 0 &&
-	    load_children(db, inv, file, err) == 0 &&
-	    load_switches(db, inv, file, err) == 0 &&
-	    load_groups(db, inv, file, err) == 0)
-		rc = 0;
-	if (own_tx)
-		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
-out:
-	if (rc == 0)
-		*ret = inv;
-	else
-		lab_inventory_free(inv);
-	return rc;
+	return lab_db_inventory_load_parts(db, LAB_LOAD_ALL, NULL, ret, err);
 }

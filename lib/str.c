@@ -78,11 +78,20 @@ void
 lab_buf_addf(struct lab_buf *b, const char *fmt, ...)
 {
 	va_list	ap;
+	size_t	room;
 	int	n;
 
+	/* one pass when it fits in the room left, the common case */
+	if (b->oom)
+		return;
+	room = b->cap > b->len ? b->cap - b->len : 0;
 	va_start(ap, fmt);
-	n = vsnprintf(NULL, 0, fmt, ap);
+	n = vsnprintf(room ? b->s + b->len : NULL, room, fmt, ap);
 	va_end(ap);
+	if (n >= 0 && (size_t)n < room) {
+		b->len += (size_t)n;
+		return;
+	}
 	if (n < 0 || grow(b, (size_t)n) == -1)
 		return;
 	va_start(ap, fmt);

@@ -5,26 +5,27 @@
 #include "lab/switch.h"
 #include "db-priv.h"
 
-/* The links stored by earlier discoveries (every switch: a NIC may move
- * from one switch to another). */
-int
-lab_db_links_seen(struct lab_db *db, const char *switch_name,
-    struct lab_links_seen *ret, struct lab_err *err)
+static int
+links_read(struct lab_db *db, const char *host, struct lab_links_seen *ret,
+    struct lab_err *err)
 {
 	struct lab_links_seen	 s = { NULL, 0 };
 	struct lab_link_seen	*v;
 	sqlite3_stmt		*st;
 	int			 rc;
 
-	(void)switch_name;
-	if (db_prepare(db, "SELECT h.name, l.nic, w.name, l.port FROM "
-	    "nic_links l JOIN hosts h ON h.id = l.host_id JOIN switches w ON "
-	    "w.id = l.switch_id", &st, err) == -1)
+	if (db_prepare(db, host == NULL ? "SELECT h.name, l.nic, w.name, "
+	    "l.port FROM nic_links l JOIN hosts h ON h.id = l.host_id "
+	    "JOIN switches w ON w.id = l.switch_id" : "SELECT h.name, l.nic, "
+	    "w.name, l.port FROM hosts h JOIN nic_links l ON l.host_id = h.id "
+	    "JOIN switches w ON w.id = l.switch_id WHERE h.name = ?1",
+	    &st, err) == -1)
 		return -1;
+	if (host != NULL)
+		db_bind_text(st, 1, host);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((v = realloc(s.v, (s.n + 1) * sizeof(*v))) == NULL)
+		if (db_grow(&s.v, s.n, sizeof(*s.v)) == -1)
 			break;
-		s.v = v;
 		v = &s.v[s.n++];
 		v->host = db_text(st, 0);
 		v->nic = db_text(st, 1);
@@ -42,6 +43,24 @@ lab_db_links_seen(struct lab_db *db, const char *switch_name,
 	}
 	*ret = s;
 	return 0;
+}
+
+/* The links stored by earlier discoveries (every switch: a NIC may move
+ * from one switch to another). */
+int
+lab_db_links_seen(struct lab_db *db, const char *switch_name,
+    struct lab_links_seen *ret, struct lab_err *err)
+{
+	(void)switch_name;
+	return links_read(db, NULL, ret, err);
+}
+
+/* The links of one host's NICs. */
+int
+lab_db_links_of(struct lab_db *db, const char *host,
+    struct lab_links_seen *ret, struct lab_err *err)
+{
+	return links_read(db, host, ret, err);
 }
 
 static char *

@@ -18,6 +18,8 @@ enum ynode_kind {
 	YNODE_MAP,
 };
 
+struct yarena;
+
 struct ynode {
 	enum ynode_kind	  kind;
 	int		  line;		/* 1-based */
@@ -28,6 +30,7 @@ struct ynode {
 	struct ynode	**items;	/* seq: items; map: key, value, ... */
 	size_t		  n;		/* items used */
 	size_t		  cap;
+	struct yarena	 *arena;	/* the root's: holds the whole tree */
 };
 
 #define YAML_MAX_DEPTH	 32
@@ -49,7 +52,7 @@ int	yaml_tree_load(const char *name, const char *buf, size_t len,
  */
 int	yaml_file_read(int fd, const char *path, size_t max, char **ret,
 	    size_t *retlen, struct lab_err *err);
-/* Frees a tree; NULL is a no-op. */
+/* Frees a tree (from its root); NULL is a no-op. */
 void	yaml_tree_free(struct ynode *);
 /* True when a plain scalar spells null (~, null, empty). */
 int	yaml_is_null(const struct ynode *);

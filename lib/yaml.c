@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
 #include <fcntl.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,52 +12,110 @@
 #include "lab/parse.h"
 #include "yaml-priv.h"
 
+/*
+ * Every node, value and item array of a tree comes from one arena of
+ * chunks, freed at once: a 10,000-host inventory has a million nodes, and
+ * a malloc and free of each cost more than parsing them.
+ */
+#define ARENA_CHUNK	(256u * 1024)
+
+struct ychunk {
+	struct ychunk	*next;
+	size_t		 used, size;
+	max_align_t	 data[];
+};
+
+struct yarena {
+	struct ychunk	*chunks;
+};
+
+static void *
+arena_alloc(struct yarena *a, size_t len)
+{
+	struct ychunk	*c = a->chunks;
+	size_t		 size;
+	void		*p;
+
+	len = (len + _Alignof(max_align_t) - 1) &
+	    ~(size_t)(_Alignof(max_align_t) - 1);
+	if (c == NULL || c->size - c->used < len) {
+		size = len > ARENA_CHUNK / 4 ? len : ARENA_CHUNK;
+		if ((c = malloc(sizeof(*c) + size)) == NULL)
+			return NULL;
+		c->used = 0;
+		c->size = size;
+		/* a big block goes behind the current chunk, keeping its room */
+		if (a->chunks != NULL && len > ARENA_CHUNK / 4) {
+			c->next = a->chunks->next;
+			a->chunks->next = c;
+		} else {
+			c->next = a->chunks;
+			a->chunks = c;
+		}
+	}
+	p = (char *)c->data + c->used;
+	c->used += len;
+	return p;
+}
+
+static void
+arena_free(struct yarena *a)
+{
+	struct ychunk	*c, *next;
+
+	if (a == NULL)
+		return;
+	for (c = a->chunks; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	free(a);
+}
+
 struct loader {
 	const char	*name;
 	const char	*buf;
 	size_t		 len;
 	size_t		 nodes;
+	struct yarena	*arena;
 	struct lab_err	*err;
 };
 
 static struct ynode *
-node_new(enum ynode_kind kind, const yaml_mark_t *m)
+node_new(struct loader *l, enum ynode_kind kind, const yaml_mark_t *m)
 {
 	struct ynode	*n;
 
-	if ((n = calloc(1, sizeof(*n))) == NULL)
+	if ((n = arena_alloc(l->arena, sizeof(*n))) == NULL)
 		return NULL;
+	memset(n, 0, sizeof(*n));
 	n->kind = kind;
 	n->line = (int)m->line + 1;
 	n->col = (int)m->column + 1;
 	return n;
 }
 
-/* Frees a tree. */
+/* Frees a tree: its root holds the arena of every node. */
 void
 yaml_tree_free(struct ynode *n)
 {
-	size_t	i;
-
-	if (n == NULL)
-		return;
-	for (i = 0; i < n->n; i++)
-		yaml_tree_free(n->items[i]);
-	free(n->items);
-	free(n->value);
-	free(n);
+	if (n != NULL)
+		arena_free(n->arena);
 }
 
 static int
-node_push(struct ynode *p, struct ynode *c)
+node_push(struct loader *l, struct ynode *p, struct ynode *c)
 {
 	struct ynode	**v;
 	size_t		  cap;
 
 	if (p->n == p->cap) {
+		/* the old array stays in the arena: at most twice the room */
 		cap = p->cap ? p->cap * 2 : 4;
-		if ((v = realloc(p->items, cap * sizeof(*v))) == NULL)
+		if ((v = arena_alloc(l->arena, cap * sizeof(*v))) == NULL)
 			return -1;
+		if (p->n > 0)
+			memcpy(v, p->items, p->n * sizeof(*v));
 		p->items = v;
 		p->cap = cap;
 	}
@@ -255,11 +314,10 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 			return fail_at(l, (int)ev->start_mark.line + 1,
 			    (int)ev->start_mark.column + 1,
 			    "a value cannot hold a NUL character");
-		if ((n = node_new(YNODE_SCALAR, &ev->start_mark)) == NULL ||
-		    (n->value = malloc(ev->data.scalar.length + 1)) == NULL) {
-			yaml_tree_free(n);
+		if ((n = node_new(l, YNODE_SCALAR, &ev->start_mark)) == NULL ||
+		    (n->value = arena_alloc(l->arena,
+		    ev->data.scalar.length + 1)) == NULL)
 			return lab_err_oom(l->err);
-		}
 		memcpy(n->value, ev->data.scalar.value, ev->data.scalar.length);
 		n->value[ev->data.scalar.length] = '\0';
 		n->len = ev->data.scalar.length;
@@ -271,14 +329,14 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 		    &ev->start_mark) ||
 		    check_tag(l, ev->data.sequence_start.tag, &ev->start_mark))
 			return -1;
-		n = node_new(YNODE_SEQ, &ev->start_mark);
+		n = node_new(l, YNODE_SEQ, &ev->start_mark);
 		break;
 	case YAML_MAPPING_START_EVENT:
 		if (refuse_anchor(l, ev->data.mapping_start.anchor,
 		    &ev->start_mark) ||
 		    check_tag(l, ev->data.mapping_start.tag, &ev->start_mark))
 			return -1;
-		n = node_new(YNODE_MAP, &ev->start_mark);
+		n = node_new(l, YNODE_MAP, &ev->start_mark);
 		break;
 	default:
 		what = "unexpected YAML event";
@@ -307,12 +365,9 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 			goto out;
 		rc = -1;
 		if (n->kind == YNODE_MAP && n->n % 2 == 0 &&
-		    check_key(l, n, c) == -1) {
-			yaml_tree_free(c);
+		    check_key(l, n, c) == -1)
 			goto out;
-		}
-		if (node_push(n, c) == -1) {
-			yaml_tree_free(c);
+		if (node_push(l, n, c) == -1) {
 			lab_err_oom(l->err);
 			goto out;
 		}
@@ -320,7 +375,7 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 	*ret = n;
 	return 0;
 out:
-	yaml_tree_free(n);
+	/* the nodes stay in the arena until the loader frees it */
 	return -1;
 }
 
@@ -329,7 +384,7 @@ int
 yaml_tree_load(const char *name, const char *buf, size_t len,
     struct ynode **ret, struct lab_err *err)
 {
-	struct loader	 l = { name, buf, len, 0, err };
+	struct loader	 l = { name, buf, len, 0, NULL, err };
 	yaml_parser_t	 p;
 	yaml_event_t	 e;
 	struct ynode	*root = NULL;
@@ -339,8 +394,12 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 		return lab_err_set(err, LAB_EXIT_INPUT,
 		    "%s:1:1: file is too large (%zu bytes, at most %u)", name,
 		    len, YAML_MAX_FILE);
-	if (!yaml_parser_initialize(&p))
+	if ((l.arena = calloc(1, sizeof(*l.arena))) == NULL)
 		return lab_err_oom(err);
+	if (!yaml_parser_initialize(&p)) {
+		arena_free(l.arena);
+		return lab_err_oom(err);
+	}
 	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
 	/* UTF-8 only: a UTF-16 byte-order mark is an error, not a switch */
 	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
@@ -381,11 +440,14 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 		}
 		yaml_event_delete(&e);
 	}
+	if (root != NULL) {
+		root->arena = l.arena;
+		l.arena = NULL;
+	}
 	*ret = root;
-	root = NULL;
 	rc = 0;
 out:
-	yaml_tree_free(root);
+	arena_free(l.arena);
 	yaml_parser_delete(&p);
 	return rc;
 }

@@ -22,6 +22,8 @@ libclang-rt-14-dev libxml2-utils chromium shellcheck netplan.io"
 test="$test openssh-server openssh-client openssl zfs-fuse"
 # the "lab in a box" VM (tests/vm): its image is built with debootstrap
 test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs"
+# tests/integration/db-faults.sh: tmpfs mounts, lab run as nobody
+test="$test mount"
 # the Debian package (scripts/package.sh)
 package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
 # the tools the benchmarks compare lab with (bench/power, bench/push)

@@ -73,6 +73,53 @@ void	lab_audit_free_all(struct lab_audit *, size_t n);
 int	lab_db_inventory_load(struct lab_db *, struct lab_inventory **ret,
 	    struct lab_err *err);
 
+/* What lab_db_inventory_load_parts reads of each host besides its row. */
+enum lab_load_parts {
+	LAB_LOAD_BMCS = 1 << 0,
+	LAB_LOAD_NICS = 1 << 1,
+	LAB_LOAD_DISKS = 1 << 2,
+	LAB_LOAD_MEMBERSHIPS = 1 << 3,	/* the host's groups */
+	LAB_LOAD_HOSTS = 1 << 4,	/* without it: no hosts, no parts */
+	LAB_LOAD_SSH = 1 << 5,		/* ssh settings and network */
+	LAB_LOAD_ALL = 0x3f,
+};
+
+/*
+ * Reads the hosts with only the parts asked for (the others are left
+ * empty), and every switch and declared group; with name, only the host
+ * or switch of that name (none when there is none). As
+ * lab_db_inventory_load otherwise: for listings of a big lab that need
+ * less than all of it.
+ */
+int	lab_db_inventory_load_parts(struct lab_db *, unsigned parts,
+	    const char *name, struct lab_inventory **ret,
+	    struct lab_err *err);
+/* What `lab ls hosts` shows of a host. */
+struct lab_host_row {
+	const char	*name;
+	const char	*model;
+	const char	*role;		/* NULL when none */
+	const char	*groups;	/* comma-joined, declared order; or NULL */
+	const char	*bmc_type;	/* NULL: no BMC */
+	const char	*bmc_address;
+	size_t		 nnics;
+	size_t		 ndisks;
+};
+
+struct lab_host_rows {
+	struct lab_host_row	*v;
+	size_t			 n;
+	char			*text;	/* owns every string of v */
+};
+
+/*
+ * Every host's row, sorted by name, without loading the inventory (three
+ * scans joined in memory). ret is caller-owned (lab_host_rows_release).
+ */
+int	lab_db_host_rows(struct lab_db *, struct lab_host_rows *ret,
+	    struct lab_err *err);
+void	lab_host_rows_release(struct lab_host_rows *);
+
 /* What an import did (or, dry, would do) to one thing. */
 enum lab_change_op {
 	LAB_CHANGE_ADD,

@@ -141,6 +141,10 @@ struct lab_report_summary {
  */
 int	lab_report_add_finding(struct lab_report *, const char *severity,
 	    const char *subject, const char *message, struct lab_err *err);
+/* Adds n findings of one severity at once (one sort, not n). */
+int	lab_report_add_findings(struct lab_report *, const char *severity,
+	    char *const *subjects, char *const *messages, size_t n,
+	    struct lab_err *err);
 
 /* Counts the report's hosts, switches, changes and findings. */
 void	lab_report_summarise(const struct lab_report *,

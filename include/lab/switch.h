@@ -149,8 +149,11 @@ void	lab_links_release(struct lab_links *);
 void	lab_findings_release(struct lab_findings *);
 void	lab_links_seen_release(struct lab_links_seen *);
 
-/* The links stored by the last discovery of a switch. */
+/* The links stored by earlier discoveries (of every switch). */
 int	lab_db_links_seen(struct lab_db *, const char *switch_name,
+	    struct lab_links_seen *ret, struct lab_err *err);
+/* The links of one host's NICs (lab show). */
+int	lab_db_links_of(struct lab_db *, const char *host,
 	    struct lab_links_seen *ret, struct lab_err *err);
 /*
  * Stores a successful view with its links and findings, in one

@@ -11,6 +11,9 @@
 #
 # The community (v2c) and context (v3) of a capture is its file's base
 # name. As root snmpsimd runs as nobody, so DIR is made readable to it.
+# SNMP_ADDR (default 127.0.0.1) is the loopback address to serve on, so
+# that tests on different addresses may run at once; SNMP_LOG=1 makes
+# snmpsimd log every request and response to DIR/requests.log.
 
 SNMP_READY_TIMEOUT=${SNMP_READY_TIMEOUT:-20}
 
@@ -33,18 +36,19 @@ snmp_require()
 	exit 77
 }
 
-# Prints a UDP port on 127.0.0.1 nobody listens on.
+# Prints a UDP port on SNMP_ADDR nobody listens on.
 snmp_free_port()
 {
 	_sp=$((20000 + $$ % 20000))
+	_sa=$(echo "${SNMP_ADDR:-127.0.0.1}" | sed 's/\./\\./g')
 	while ss -Hulnp 2>/dev/null | awk '{ print $4 }' |
-	    grep -q "^127\.0\.0\.1:$_sp\$\|^0\.0\.0\.0:$_sp\$\|^\*:$_sp\$"; do
+	    grep -q "^$_sa:$_sp\$\|^0\.0\.0\.0:$_sp\$\|^\*:$_sp\$"; do
 		_sp=$((_sp + 1))
 	done
 	echo "$_sp"
 }
 
-# Starts snmpsimd on 127.0.0.1:PORT serving DIR/data and waits until it
+# Starts snmpsimd on SNMP_ADDR:PORT serving DIR/data and waits until it
 # answers a GET of sysObjectID with COMMUNITY (v2c; with v3 users given
 # in the extra options, readiness is checked with the first of them as
 # SNMP_READY_ARGS says, e.g. "-v3 -u lab -l noAuthNoPriv -n CONTEXT").
@@ -58,26 +62,33 @@ snmp_start()
 	chown -R nobody:nogroup "$_sd/data" "$_sd/cache" 2>/dev/null
 	chmod -R a+rX "$_sd"
 	chmod a+rwx "$_sd/cache"
+	_saddr=${SNMP_ADDR:-127.0.0.1}
 	if ss -Hulnp 2>/dev/null | awk '{ print $4 }' |
-	    grep -q ":$_sport\$"; then
+	    grep -q "^$_saddr:$_sport\$\|^0\.0\.0\.0:$_sport\$\|^\*:$_sport\$"; then
 		echo "snmp.sh: port $_sport is in use" >&2
 		return 1
 	fi
 	_suser=
 	[ "$(id -u)" -ne 0 ] ||
 	    _suser="--process-user=nobody --process-group=nogroup"
+	_slog=--logging-method=null
+	if [ "${SNMP_LOG:-0}" = 1 ]; then
+		: >"$_sd/requests.log"
+		chmod a+rw "$_sd/requests.log"
+		_slog=--logging-method=file:$_sd/requests.log
+	fi
 	# shellcheck disable=SC2086
 	HOME=${HOME:-/tmp} snmpsimd --data-dir="$_sd/data" \
 	    --cache-dir="$_sd/cache" \
-	    --agent-udpv4-endpoint="127.0.0.1:$_sport" \
-	    --logging-method=null $_suser "$@" \
+	    --agent-udpv4-endpoint="$_saddr:$_sport" \
+	    "$_slog" $_suser "$@" \
 	    </dev/null >"$_sd/snmpsimd.log" 2>&1 &
 	echo $! >"$_sd/snmpsimd.pid"
 	_send=$(($(date +%s) + SNMP_READY_TIMEOUT))
 	while :; do
 		# shellcheck disable=SC2086
 		if snmpget ${SNMP_READY_ARGS:--v2c -c "$_scomm"} -t 0.3 -r 0 \
-		    "127.0.0.1:$_sport" 1.3.6.1.2.1.1.2.0 >/dev/null 2>&1; then
+		    "$_saddr:$_sport" 1.3.6.1.2.1.1.2.0 >/dev/null 2>&1; then
 			return 0
 		fi
 		if ! kill -0 "$(cat "$_sd/snmpsimd.pid")" 2>/dev/null; then

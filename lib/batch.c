@@ -1,0 +1,138 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "lab/str.h"
+#include "db-priv.h"
+
+/*
+ * Rows of one table written DB_BATCH_ROWS at a time by one multi-row
+ * INSERT: an import of 10,000 hosts writes 70,000 NICs, disks and group
+ * memberships, and each statement run has a cost of its own beyond its
+ * rows. The values are kept (strings by pointer: they must live until the
+ * flush) and bound when a batch is full; what is left at the end goes
+ * through the one-row statement.
+ */
+
+static int
+prepare_rows(struct db_batch *b, const char *into, size_t rows,
+    sqlite3_stmt **ret, struct lab_err *err)
+{
+	struct lab_buf	sql;
+	size_t		r;
+	int		c, rc;
+
+	lab_buf_init(&sql);
+	lab_buf_addf(&sql, "INSERT INTO %s VALUES ", into);
+	for (r = 0; r < rows; r++) {
+		lab_buf_adds(&sql, r ? ", (" : "(");
+		for (c = 0; c < b->ncols; c++)
+			lab_buf_adds(&sql, c ? ", ?" : "?");
+		lab_buf_addc(&sql, ')');
+	}
+	if (sql.oom)
+		return lab_err_oom(err);
+	rc = db_prepare(b->db, sql.s, ret, err);
+	lab_buf_release(&sql);
+	return rc;
+}
+
+/* Prepares the statements of INSERT INTO into ("table (col, ...)"). */
+int
+db_batch_init(struct db_batch *b, struct lab_db *db, const char *into,
+    int ncols, const char *what, struct lab_err *err)
+{
+	memset(b, 0, sizeof(*b));
+	b->db = db;
+	b->ncols = ncols;
+	b->what = what;
+	if (ncols < 1 || ncols > DB_BATCH_COLS)
+		return lab_err_set(err, LAB_EXIT_ENV, "batch of %d columns",
+		    ncols);
+	if (prepare_rows(b, into, 1, &b->one, err) == -1 ||
+	    prepare_rows(b, into, DB_BATCH_ROWS, &b->many, err) == -1) {
+		db_batch_release(b);
+		return -1;
+	}
+	return 0;
+}
+
+static void
+bind(sqlite3_stmt *st, int idx, const struct db_val *v)
+{
+	switch (v->type) {
+	case SQLITE_INTEGER:
+		sqlite3_bind_int64(st, idx, v->i);
+		break;
+	case SQLITE_TEXT:
+		if (v->s != NULL) {
+			sqlite3_bind_text(st, idx, v->s, -1, SQLITE_STATIC);
+			break;
+		}
+		/* FALLTHROUGH */
+	default:
+		sqlite3_bind_null(st, idx);
+	}
+}
+
+static int
+step(struct db_batch *b, sqlite3_stmt *st, struct lab_err *err)
+{
+	int	rc = sqlite3_step(st);
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	if (rc != SQLITE_DONE)
+		return db_fail(b->db, err, b->what);
+	return 0;
+}
+
+/* Writes the rows kept so far. */
+int
+db_batch_flush(struct db_batch *b, struct lab_err *err)
+{
+	size_t	r;
+	int	c, rc = 0;
+
+	/* the rows these refer to go first (foreign keys are checked now) */
+	if (b->first != NULL && b->first->n > 0 &&
+	    db_batch_flush(b->first, err) == -1)
+		return -1;
+	if (b->n == DB_BATCH_ROWS) {
+		for (r = 0; r < b->n; r++)
+			for (c = 0; c < b->ncols; c++)
+				bind(b->many, (int)r * b->ncols + c + 1,
+				    &b->v[r * DB_BATCH_COLS + (size_t)c]);
+		rc = step(b, b->many, err);
+	} else
+		for (r = 0; r < b->n && rc == 0; r++) {
+			for (c = 0; c < b->ncols; c++)
+				bind(b->one, c + 1,
+				    &b->v[r * DB_BATCH_COLS + (size_t)c]);
+			rc = step(b, b->one, err);
+		}
+	b->n = 0;
+	return rc;
+}
+
+/* The values of a new row to fill in; NULL when a full batch failed. */
+struct db_val *
+db_batch_row(struct db_batch *b, struct lab_err *err)
+{
+	struct db_val	*v;
+
+	if (b->n == DB_BATCH_ROWS && db_batch_flush(b, err) == -1)
+		return NULL;
+	v = &b->v[b->n++ * DB_BATCH_COLS];
+	memset(v, 0, DB_BATCH_COLS * sizeof(*v));
+	return v;
+}
+
+/* Drops the rows kept and frees the statements. */
+void
+db_batch_release(struct db_batch *b)
+{
+	sqlite3_finalize(b->one);
+	sqlite3_finalize(b->many);
+	b->one = b->many = NULL;
+	b->n = 0;
+}
