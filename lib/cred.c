@@ -201,7 +201,7 @@ lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 		    "is open to group or others (mode %04o): run 'chmod 600 "
 		    "%s'", path, (unsigned)(st.st_mode & 07777), path);
 	}
-	if (yaml_file_read(fd, path, 1024 * 1024, &buf, &off, err) == -1)
+	if (yaml_file_read(fd, path, (size_t)1024 * 1024, &buf, &off, err) == -1)
 		return -1;
 	rc = lab_creds_load_buf(path, buf, off, ret, err);
 	explicit_bzero(buf, off);

@@ -49,7 +49,7 @@ host_index(const int64_t *ids, size_t n, int64_t id)
 {
 	size_t	i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; ids != NULL && i < n; i++)
 		if (ids[i] == id)
 			return i;
 	return n;

@@ -303,7 +303,6 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 		yaml_event_delete(&e);
 		if (rc == -1)
 			goto out;
-		rc = -1;
 		if (n->kind == YNODE_MAP && n->n % 2 == 0 &&
 		    check_key(l, n, c) == -1) {
 			yaml_tree_free(c);
@@ -335,7 +334,7 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 
 	if (len > YAML_MAX_FILE)
 		return lab_err_set(err, LAB_EXIT_INPUT,
-		    "%s:1:1: file is too large (%zu bytes, at most %u)", name,
+		    "%s:1:1: file is too large (%zu bytes, at most %zu)", name,
 		    len, YAML_MAX_FILE);
 	if (!yaml_parser_initialize(&p))
 		return lab_err_oom(err);

@@ -11,6 +11,8 @@
 #
 # The community (v2c) and context (v3) of a capture is its file's base
 # name. As root snmpsimd runs as nobody, so DIR is made readable to it.
+# The agent listens on SNMP_ADDR (default 127.0.0.1): a test with its own
+# loopback range sets it.
 
 SNMP_READY_TIMEOUT=${SNMP_READY_TIMEOUT:-20}
 
@@ -33,18 +35,18 @@ snmp_require()
 	exit 77
 }
 
-# Prints a UDP port on 127.0.0.1 nobody listens on.
+# Prints a UDP port on SNMP_ADDR nobody listens on.
 snmp_free_port()
 {
 	_sp=$((20000 + $$ % 20000))
 	while ss -Hulnp 2>/dev/null | awk '{ print $4 }' |
-	    grep -q "^127\.0\.0\.1:$_sp\$\|^0\.0\.0\.0:$_sp\$\|^\*:$_sp\$"; do
+	    grep -q "^${SNMP_ADDR:-127.0.0.1}:$_sp\$\|^0\.0\.0\.0:$_sp\$\|^\*:$_sp\$"; do
 		_sp=$((_sp + 1))
 	done
 	echo "$_sp"
 }
 
-# Starts snmpsimd on 127.0.0.1:PORT serving DIR/data and waits until it
+# Starts snmpsimd on SNMP_ADDR:PORT serving DIR/data and waits until it
 # answers a GET of sysObjectID with COMMUNITY (v2c; with v3 users given
 # in the extra options, readiness is checked with the first of them as
 # SNMP_READY_ARGS says, e.g. "-v3 -u lab -l noAuthNoPriv -n CONTEXT").
@@ -69,7 +71,7 @@ snmp_start()
 	# shellcheck disable=SC2086
 	HOME=${HOME:-/tmp} snmpsimd --data-dir="$_sd/data" \
 	    --cache-dir="$_sd/cache" \
-	    --agent-udpv4-endpoint="127.0.0.1:$_sport" \
+	    --agent-udpv4-endpoint="${SNMP_ADDR:-127.0.0.1}:$_sport" \
 	    --logging-method=null $_suser "$@" \
 	    </dev/null >"$_sd/snmpsimd.log" 2>&1 &
 	echo $! >"$_sd/snmpsimd.pid"
@@ -77,7 +79,8 @@ snmp_start()
 	while :; do
 		# shellcheck disable=SC2086
 		if snmpget ${SNMP_READY_ARGS:--v2c -c "$_scomm"} -t 0.3 -r 0 \
-		    "127.0.0.1:$_sport" 1.3.6.1.2.1.1.2.0 >/dev/null 2>&1; then
+		    "${SNMP_ADDR:-127.0.0.1}:$_sport" 1.3.6.1.2.1.1.2.0 \
+		    >/dev/null 2>&1; then
 			return 0
 		fi
 		if ! kill -0 "$(cat "$_sd/snmpsimd.pid")" 2>/dev/null; then
