@@ -15,8 +15,10 @@ build="$build scdoc"
 # the demo simulates the lab's BMCs with ipmi_sim
 demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
-test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
-libclang-rt-14-dev libxml2-utils chromium"
+test="$demo freeipmi-tools ipmitool sqlite3 python3 libxml2-utils chromium"
+# the fuzzers (clang's libFuzzer and sanitizer runtimes), the analysers
+# (suite lint), valgrind (suite valgrind) and strace (the secrets test)
+test="$test clang libclang-rt-14-dev clang-tidy cppcheck valgrind strace"
 # the Debian package (scripts/package.sh)
 package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
 

@@ -5,7 +5,8 @@
 # SOURCES are the lib files it links, relative to SRCDIR (globs allowed);
 # LAB_FUZZ_SECONDS overrides SECONDS. Every input of corpus-TARGET/ runs
 # first (regression inputs), then new ones for SECONDS, with TARGET.dict
-# when there. A crash, leak, timeout (10 s on one input) or out-of-memory
+# when there. A crash, leak, timeout (30 s on one input: a hang never
+# ends, a slow input on a busy machine must not fail) or out-of-memory
 # fails the test; the input is then left in the test's log, in base64, and
 # once fixed it goes into corpus-TARGET/.
 set -eu
@@ -32,7 +33,7 @@ mkdir -p "$T/corpus"
 if [ -d "tests/fuzz/corpus-$NAME" ]; then
 	cp "tests/fuzz/corpus-$NAME"/* "$T/corpus/"
 fi
-set -- -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
+set -- -max_total_time="$SECS" -timeout=30 -rss_limit_mb=2048 \
 	-print_final_stats=1 -artifact_prefix="$T/"
 [ -f "tests/fuzz/$NAME.dict" ] && set -- "$@" -dict="tests/fuzz/$NAME.dict"
 "$T/fuzz" "$@" "$T/corpus" 2>"$T/log" || {
