@@ -215,10 +215,10 @@ unknown(const char *what, const char *word, const char *const *cands,
 static int
 unknown_cmd(const char *word)
 {
-	const char	*names[64];
+	const char	*names[LAB_ARRAY_SIZE(lab_commands)];
 	size_t		 n;
 
-	for (n = 0; lab_commands[n] != NULL && n < 63; n++)
+	for (n = 0; lab_commands[n] != NULL; n++)
 		names[n] = lab_commands[n]->name;
 	return unknown("command", word, names, n, NULL);
 }
@@ -229,7 +229,7 @@ unknown_verb(const struct lab_cmd *c, const char *word)
 	const char	*names[64];
 	size_t		 n;
 
-	for (n = 0; c->verbs[n].run != NULL && n < 63; n++)
+	for (n = 0; n < 63 && c->verbs[n].run != NULL; n++)
 		names[n] = c->verbs[n].name;
 	return unknown("verb", word, names, n, c->name);
 }

@@ -12,7 +12,7 @@
 #include "lab/power.h"
 #include "lab/str.h"
 
-#define LAB_ARGS_ANY	-1
+#define LAB_ARGS_ANY	(-1)
 #define LAB_MAX_OPTS	16
 
 /* What a verb accepts and does; the dispatcher checks these first. */

@@ -53,10 +53,10 @@ sel_run(struct lab_call *call, struct lab_err *err)
 		lab_json_arr_end(&j);
 		lab_json_obj_end(&j);
 		if (r->ok && r->nsel == 0 && r->note == NULL)
-			table_row(&t, r->host, NULL, NULL, NULL,
+			table_row(&t, r->host, "", "", "",
 			    "(the event log is empty)");
 		if (r->note != NULL && r->nsel == 0)
-			table_row(&t, r->host, NULL, NULL, NULL, r->note);
+			table_row(&t, r->host, "", "", "", r->note);
 	}
 	lab_json_arr_end(&j);
 	lab_json_end(&j);

@@ -65,7 +65,7 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 
 		json_sensors(&j, r);
 		if (r->note != NULL && r->nsensors == 0)
-			table_row(&t, r->host, NULL, NULL, NULL, r->note);
+			table_row(&t, r->host, "", "", "", r->note);
 		for (k = 0; k < r->nsensors; k++) {
 			const struct lab_sensor	*s = &r->sensors[k];
 

@@ -601,7 +601,8 @@ merge_hosts(struct apply *a, const struct lab_inventory *cur,
 		const struct lab_host	*o = i < cur->nhosts ? &cur->hosts[i] : NULL;
 		const struct lab_host	*n = j < nn ? nv[j] : NULL;
 
-		c = o == NULL ? 1 : n == NULL ? -1 : strcmp(o->name, n->name);
+		c = i == cur->nhosts ? 1 : j == nn ? -1 :
+		    strcmp(o->name, n->name);
 		if (c < 0) {
 			i++;
 			if (!(flags & LAB_APPLY_PRUNE)) {
@@ -652,7 +653,8 @@ merge_switches(struct apply *a, const struct lab_inventory *cur,
 		    &cur->switches[i] : NULL;
 		const struct lab_switch	*n = j < nn ? nv[j] : NULL;
 
-		c = o == NULL ? 1 : n == NULL ? -1 : strcmp(o->name, n->name);
+		c = i == cur->nswitches ? 1 : j == nn ? -1 :
+		    strcmp(o->name, n->name);
 		if (c < 0) {
 			i++;
 			if (add_change(a->ch, flags & LAB_APPLY_PRUNE ?

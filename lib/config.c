@@ -172,7 +172,7 @@ lab_config_load(const char *path, struct lab_config **ret,
 		return lab_err_set(err, LAB_EXIT_ENV, "config file '%s': %s",
 		    path, strerror(errno));
 	}
-	if (yaml_file_read(fd, path, 1024 * 1024, &buf, &off, err) == -1)
+	if (yaml_file_read(fd, path, (size_t)1024 * 1024, &buf, &off, err) == -1)
 		return -1;
 	rc = lab_config_load_buf(path, buf, off, ret, err);
 	free(buf);

@@ -124,6 +124,20 @@ load_entry(const char *file, const struct ynode *k, const struct ynode *v,
 	return 0;
 }
 
+/* Wipes every value of a tree. */
+static void
+tree_wipe(struct ynode *n)
+{
+	size_t	i;
+
+	if (n == NULL)
+		return;
+	if (n->value != NULL)
+		explicit_bzero(n->value, n->len);
+	for (i = 0; i < n->n; i++)
+		tree_wipe(n->items[i]);
+}
+
 /* Reads credentials from memory. */
 int
 lab_creds_load_buf(const char *name, const char *buf, size_t len,
@@ -157,20 +171,9 @@ lab_creds_load_buf(const char *name, const char *buf, size_t len,
 			goto out;
 	rc = 0;
 out:
-	if (root != NULL) {
-		/* the tree holds secrets too */
-		for (i = 0; i < root->n; i++)
-			if (root->items[i]->kind == YNODE_MAP) {
-				size_t	j;
-
-				for (j = 0; j < root->items[i]->n; j++)
-					if (root->items[i]->items[j]->value)
-						explicit_bzero(root->items[i]->
-						    items[j]->value,
-						    root->items[i]->items[j]->len);
-			}
-		yaml_tree_free(root);
-	}
+	/* the tree holds secrets too, wherever the file put them */
+	tree_wipe(root);
+	yaml_tree_free(root);
 	if (rc == 0)
 		*ret = cs;
 	else
@@ -201,7 +204,7 @@ lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 		    "is open to group or others (mode %04o): run 'chmod 600 "
 		    "%s'", path, (unsigned)(st.st_mode & 07777), path);
 	}
-	if (yaml_file_read(fd, path, 1024 * 1024, &buf, &off, err) == -1)
+	if (yaml_file_read(fd, path, (size_t)1024 * 1024, &buf, &off, err) == -1)
 		return -1;
 	rc = lab_creds_load_buf(path, buf, off, ret, err);
 	explicit_bzero(buf, off);

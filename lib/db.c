@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -222,6 +223,24 @@ make_parent(const char *path, struct lab_err *err)
 	return rc;
 }
 
+/*
+ * Creates a new database file readable by its owner only: SQLite gives
+ * the -wal and -shm files the mode of the database file.
+ */
+static int
+create_file(const char *path, struct lab_err *err)
+{
+	int	fd;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd == -1 && errno != EEXIST)
+		return lab_err_set(err, LAB_EXIT_ENV, "cannot create database "
+		    "'%s': %s", path, strerror(errno));
+	if (fd != -1)
+		close(fd);
+	return 0;
+}
+
 static int
 user_version(struct lab_db *db, int *ret, struct lab_err *err)
 {
@@ -285,7 +304,7 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 			return lab_err_set(err, LAB_EXIT_ENV, "no database at "
 			    "'%s': run 'lab init' or 'lab import FILE' first",
 			    path);
-		if (make_parent(path, err) == -1)
+		if (make_parent(path, err) == -1 || create_file(path, err) == -1)
 			return -1;
 	}
 	if (flags & LAB_DB_CREATE)

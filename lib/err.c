@@ -3,6 +3,8 @@
 #include <stdio.h>
 #include <string.h>
 
+#define LAB_ERR_IMPL
+
 #include "lab/err.h"
 
 /* Clears an error. */

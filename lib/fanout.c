@@ -65,7 +65,7 @@ lab_fanout_run(size_t n, size_t max_parallel, lab_fanout_fn work,
 	}
 	pthread_attr_init(&attr);
 	/* protocol work needs little stack; 512 KiB keeps 1024 threads cheap */
-	pthread_attr_setstacksize(&attr, 512 * 1024);
+	pthread_attr_setstacksize(&attr, (size_t)512 * 1024);
 	for (i = 0; i < nthreads; i++) {
 		if (pthread_create(&tid[i], &attr, worker, &pool) != 0)
 			break;

@@ -156,8 +156,6 @@ lab_format_size_human(uint64_t v, char *buf, size_t len)
 		snprintf(buf, len, "%" PRIu64 " B", v);
 	else if (d >= 100.0)
 		snprintf(buf, len, "%.0f %s", d, u[i]);
-	else if (d >= 10.0)
-		snprintf(buf, len, "%.3g %s", d, u[i]);
 	else
 		snprintf(buf, len, "%.3g %s", d, u[i]);
 }

@@ -38,7 +38,7 @@ add_field(struct lab_buf *b, const char *s)
 {
 	lab_buf_addc(b, '\t');
 	for (; s != NULL && *s != '\0'; s++)
-		lab_buf_addc(b, *s == '\t' || *s == '\n' ? ' ' : *s);
+		lab_buf_addc(b, (char)(*s == '\t' || *s == '\n' ? ' ' : *s));
 	if (s == NULL)
 		lab_buf_addc(b, '-');
 }
@@ -245,6 +245,8 @@ has_host(const struct facts *f, const char *host)
 	struct fact	 k;
 	char		 line[300];
 
+	if (f->n == 0)
+		return 0;	/* bsearch() wants a base, even for 0 items */
 	snprintf(line, sizeof(line), "h\t%s", host);
 	k.line = line;
 	k.keylen = strlen(line);

@@ -182,7 +182,7 @@ when_ago(struct lab_buf *b, int64_t t, int64_t now)
 		lab_buf_adds(b, " (just now)");
 	else if (d < 7200)
 		lab_buf_addf(b, " (%" PRId64 " min ago)", d / 60);
-	else if (d < 2 * 86400)
+	else if (d < 2L * 86400)
 		lab_buf_addf(b, " (%" PRId64 " h ago)", d / 3600);
 	else
 		lab_buf_addf(b, " (%" PRId64 " days ago)", d / 86400);

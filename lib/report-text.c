@@ -249,7 +249,7 @@ md(struct lab_buf *b, const char *s)
 		if (*s == '|' || *s == '*' || *s == '_' || *s == '`' ||
 		    *s == '<' || *s == '[' || *s == ']' || *s == '\\')
 			lab_buf_addc(b, '\\');
-		lab_buf_addc(b, *s == '\n' ? ' ' : *s);
+		lab_buf_addc(b, (char)(*s == '\n' ? ' ' : *s));
 	}
 }
 

@@ -160,7 +160,6 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 	const char	*name = v->name;
 	char		*a, *b;
 	size_t		 i;
-	int		 rc;
 
 	for (i = 0; i < v->ports.n; i++) {
 		const struct lab_snmp_port	*p = &v->ports.v[i];
@@ -231,7 +230,7 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 		db_bind_text(st[S_NBR], 6, n->platform);
 		db_bind_text(st[S_NBR], 7, n->address);
 		sqlite3_bind_int64(st[S_NBR], 8, now);
-		if ((rc = step(db, st[S_NBR], err)) == -1)
+		if (step(db, st[S_NBR], err) == -1)
 			return -1;
 	}
 	return 0;

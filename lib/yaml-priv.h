@@ -36,7 +36,7 @@ struct ynode {
 #define YAML_MAX_DEPTH	 32
 #define YAML_MAX_SCALAR	 4096
 #define YAML_MAX_NODES	 4000000
-#define YAML_MAX_FILE	 (64u * 1024 * 1024)
+#define YAML_MAX_FILE	 ((size_t)64 * 1024 * 1024)
 
 /*
  * Parses one YAML document from buf. *ret is NULL for an empty document.

@@ -67,6 +67,8 @@ arena_free(struct yarena *a)
 		return;
 	for (c = a->chunks; c != NULL; c = next) {
 		next = c->next;
+		/* the credentials file's values lived here too */
+		explicit_bzero(c->data, c->used);
 		free(c);
 	}
 	free(a);
@@ -93,6 +95,38 @@ node_new(struct loader *l, enum ynode_kind kind, const yaml_mark_t *m)
 	n->line = (int)m->line + 1;
 	n->col = (int)m->column + 1;
 	return n;
+}
+
+/*
+ * The credentials file goes through this loader too: what libyaml held
+ * of the text (its input buffers, the tokens not parsed yet, each
+ * scalar's value) is wiped before libyaml frees it. Copies libyaml left
+ * behind while growing a long scalar are out of reach (SECURITY.md).
+ */
+static void
+event_delete(yaml_event_t *e)
+{
+	if (e->type == YAML_SCALAR_EVENT && e->data.scalar.value != NULL)
+		explicit_bzero(e->data.scalar.value, e->data.scalar.length);
+	yaml_event_delete(e);
+}
+
+static void
+parser_delete(yaml_parser_t *p)
+{
+	yaml_token_t	*t;
+
+	if (p->raw_buffer.start != NULL)
+		explicit_bzero(p->raw_buffer.start,
+		    (size_t)(p->raw_buffer.end - p->raw_buffer.start));
+	if (p->buffer.start != NULL)
+		explicit_bzero(p->buffer.start,
+		    (size_t)(p->buffer.end - p->buffer.start));
+	for (t = p->tokens.head; t != NULL && t < p->tokens.tail; t++)
+		if (t->type == YAML_SCALAR_TOKEN && t->data.scalar.value != NULL)
+			explicit_bzero(t->data.scalar.value,
+			    t->data.scalar.length);
+	yaml_parser_delete(p);
 }
 
 /* Frees a tree: its root holds the arena of every node. */
@@ -352,7 +386,7 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 		}
 		if (e.type == YAML_SEQUENCE_END_EVENT ||
 		    e.type == YAML_MAPPING_END_EVENT) {
-			yaml_event_delete(&e);
+			event_delete(&e);
 			if (n->kind == YNODE_MAP && n->n / 2 > SMALL_MAP &&
 			    check_keys_sorted(l, n) == -1)
 				goto out;
@@ -360,10 +394,9 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 		}
 		c = NULL;
 		rc = load_node(l, p, &e, depth + 1, &c);
-		yaml_event_delete(&e);
+		event_delete(&e);
 		if (rc == -1)
 			goto out;
-		rc = -1;
 		if (n->kind == YNODE_MAP && n->n % 2 == 0 &&
 		    check_key(l, n, c) == -1)
 			goto out;
@@ -392,7 +425,7 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 
 	if (len > YAML_MAX_FILE)
 		return lab_err_set(err, LAB_EXIT_INPUT,
-		    "%s:1:1: file is too large (%zu bytes, at most %u)", name,
+		    "%s:1:1: file is too large (%zu bytes, at most %zu)", name,
 		    len, YAML_MAX_FILE);
 	if ((l.arena = calloc(1, sizeof(*l.arena))) == NULL)
 		return lab_err_oom(err);
@@ -417,7 +450,7 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 				fail_at(&l, (int)e.start_mark.line + 1,
 				    (int)e.start_mark.column + 1,
 				    "only one YAML document per file");
-				yaml_event_delete(&e);
+				event_delete(&e);
 				goto out;
 			}
 			break;
@@ -429,16 +462,16 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 				fail_at(&l, (int)e.start_mark.line + 1,
 				    (int)e.start_mark.column + 1,
 				    "only one YAML document per file");
-				yaml_event_delete(&e);
+				event_delete(&e);
 				goto out;
 			}
 			if (load_node(&l, &p, &e, 0, &root) == -1) {
-				yaml_event_delete(&e);
+				event_delete(&e);
 				goto out;
 			}
 			break;
 		}
-		yaml_event_delete(&e);
+		event_delete(&e);
 	}
 	if (root != NULL) {
 		root->arena = l.arena;
@@ -448,7 +481,7 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 	rc = 0;
 out:
 	arena_free(l.arena);
-	yaml_parser_delete(&p);
+	parser_delete(&p);
 	return rc;
 }
 

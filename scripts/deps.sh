@@ -16,8 +16,11 @@ build="$build scdoc"
 # the demo simulates the lab's BMCs with ipmi_sim
 demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
-test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
-libclang-rt-14-dev libxml2-utils chromium shellcheck netplan.io"
+test="$demo freeipmi-tools ipmitool sqlite3 python3 libxml2-utils chromium
+shellcheck netplan.io"
+# the fuzzers (clang's libFuzzer and sanitizer runtimes), the analysers
+# (suite lint), valgrind (suite valgrind) and strace (the secrets test)
+test="$test clang libclang-rt-14-dev clang-tidy cppcheck valgrind strace"
 # private sshd targets (tests/integration/sshd.sh), zfs-fuse for provision
 test="$test openssh-server openssh-client openssl zfs-fuse"
 # the "lab in a box" VM (tests/vm): its image is built with debootstrap

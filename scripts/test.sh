@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Installs what is missing, builds lab twice (warnings as errors; then with
 # AddressSanitizer and UndefinedBehaviorSanitizer) and runs every test in
-# the sanitizer build. Ends with one line "N passed, N failed" from meson's
-# test log and exits non-zero if any test failed or was skipped.
+# the sanitizer build, then the CLI cases under valgrind in the plain one
+# (valgrind cannot run ASan binaries; not when tests are named as
+# arguments). Ends with one line "N passed, N failed" from both of meson's
+# test logs and exits non-zero if any test failed or was skipped.
 # The suite 'vm' ("lab in a box", tests/vm: a Debian VM under qemu, its
 # image cached in /var/cache/lab-vm) is left out for now: see below.
 set -eu
@@ -26,6 +28,7 @@ UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1
 ASAN_OPTIONS=detect_leaks=1:abort_on_error=0
 export LAB_TEST_REQUIRE_SIM UBSAN_OPTIONS ASAN_OPTIONS
 rc=0
+all=$(( $# == 0 ))
 # The suite 'vm' (lab in a box, tests/vm) runs on its own for now:
 # `meson test -C build-asan --suite vm`. Its md RAID10 and bond cases pass
 # through lab; its rollback case is not yet proven on a quiet machine, and a
@@ -34,27 +37,34 @@ if [ $# -eq 0 ]; then
 	set -- --no-suite vm
 fi
 meson test -C build-asan --print-errorlogs "$@" || rc=$?
+logs=build-asan/meson-logs/testlog.json
+if [ "$all" -eq 1 ]; then
+	meson test -C build-werror --print-errorlogs --suite valgrind || rc=$?
+	logs="$logs build-werror/meson-logs/testlog.json"
+fi
 
 st=0
-python3 - build-asan/meson-logs/testlog.json <<'PY' || st=$?
+# shellcheck disable=SC2086
+python3 - $logs <<'PY' || st=$?
 import json, sys
 passed = failed = skipped = 0
 # one JSON object a line; a test's output may hold a bare carriage return
 # (a serial console's), so split on newlines only
-with open(sys.argv[1], newline="\n", errors="replace") as f:
-    for line in f:
-        if not line.strip():
-            continue
-        try:
-            r = json.loads(line, strict=False)["result"]
-        except ValueError:
-            r = "UNREADABLE"
-        if r in ("OK", "EXPECTEDFAIL"):
-            passed += 1
-        elif r == "SKIP":
-            skipped += 1
-        else:
-            failed += 1
+for log in sys.argv[1:]:
+    with open(log, newline="\n", errors="replace") as f:
+        for line in f:
+            if not line.strip():
+                continue
+            try:
+                r = json.loads(line, strict=False)["result"]
+            except ValueError:
+                r = "UNREADABLE"
+            if r in ("OK", "EXPECTEDFAIL"):
+                passed += 1
+            elif r == "SKIP":
+                skipped += 1
+            else:
+                failed += 1
 line = "%d passed, %d failed" % (passed, failed)
 if skipped:
     line += ", %d skipped" % skipped

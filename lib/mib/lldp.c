@@ -93,6 +93,7 @@ lookup(const struct names *ns, const unsigned char *s, size_t len)
 {
 	struct name	key;
 
+	memset(&key, 0, sizeof(key));
 	key.s = s;
 	key.len = len;
 	if (ns->n == 0)

@@ -224,7 +224,7 @@ mib_text(const struct lab_varbind *vb)
 	for (i = 0; i < len; i++) {
 		unsigned char c = vb->str[i];
 
-		s[i] = c < 0x20 || c == 0x7f ? ' ' : (char)c;
+		s[i] = (char)(c < 0x20 || c == 0x7f ? ' ' : c);
 	}
 	while (len > 0 && s[len - 1] == ' ')
 		len--;

@@ -10,6 +10,8 @@
 # when there, becomes the config file ($T spelt @T@), and NAME.env, when
 # there, is sourced first (unset LAB_DB ...). Output is
 # normalised: the temp folder becomes $T and times become <TIME>.
+# LAB_TEST_WRAPPER, when set, is a command line every lab run of the case
+# goes through (valgrind.sh sets it to valgrind).
 set -eu
 LAB=$1
 DIR=$2
@@ -25,7 +27,8 @@ export T INV
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 export HOME="$T" XDG_DATA_HOME="$T/data-home" XDG_CONFIG_HOME="$T/config"
 unset NO_COLOR || true
-lab() { "$LAB" "$@"; }
+# shellcheck disable=SC2086
+lab() { ${LAB_TEST_WRAPPER:-} "$LAB" "$@"; }
 if [ -f "$DIR/data/config-$NAME.yaml" ]; then
 	mkdir -p "$XDG_CONFIG_HOME/lab"
 	sed "s|@T@|$T|g" "$DIR/data/config-$NAME.yaml" \

@@ -1,13 +1,19 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # Builds one libFuzzer target with clang (address and undefined sanitizers)
-# and runs it for a bounded time: sh run.sh SRCDIR TARGET SECONDS
-# A crash, leak or timeout fails the test; crashing inputs are kept in
-# tests/fuzz/corpus-TARGET/ once fixed, as regression inputs.
+# and runs it for a bounded time: sh run.sh SRCDIR TARGET SECONDS SOURCES...
+# SOURCES are the lib files it links, relative to SRCDIR (globs allowed);
+# LAB_FUZZ_SECONDS overrides SECONDS. Every input of corpus-TARGET/ runs
+# first (regression inputs), then new ones for SECONDS, with TARGET.dict
+# when there. A crash, leak, timeout (30 s on one input: a hang never
+# ends, a slow input on a busy machine must not fail) or out-of-memory
+# fails the test; the input is then left in the test's log, in base64, and
+# once fixed it goes into corpus-TARGET/.
 set -eu
 SRC=$1
 NAME=$2
-SECS=$3
+SECS=${LAB_FUZZ_SECONDS:-$3}
+shift 3
 CLANG=${CLANG:-clang}
 if ! command -v "$CLANG" >/dev/null 2>&1; then
 	if [ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ]; then
@@ -16,24 +22,28 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	fi
 	exit 77
 fi
-T=$(mktemp -d)
+T=$(mktemp -d /tmp/lab-fuzz.XXXXXX)
 trap 'rm -rf "$T"' EXIT INT TERM
-case $NAME in
-mib) files="$SRC/lib/mib/[a-z]*.c $SRC/lib/str.c $SRC/lib/err.c" ;;
-template) files="$SRC/lib/template.c $SRC/lib/str.c $SRC/lib/err.c" ;;
-*) echo "fuzz: unknown target $NAME" >&2; exit 2 ;;
-esac
-# shellcheck disable=SC2086
+cd "$SRC"
+# shellcheck disable=SC2068
 "$CLANG" -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
-	-fno-sanitize-recover=undefined -I"$SRC/include" -I"$SRC/lib" \
-	$files "$SRC/tests/fuzz/fuzz-$NAME.c" -o "$T/fuzz"
+	-fno-sanitize-recover=undefined -Iinclude -Ilib \
+	$@ "tests/fuzz/fuzz-$NAME.c" -o "$T/fuzz" -lyaml
 mkdir -p "$T/corpus"
-[ -d "$SRC/tests/fuzz/corpus-$NAME" ] &&
-	cp "$SRC/tests/fuzz/corpus-$NAME"/* "$T/corpus/" 2>/dev/null || true
-cd "$T"
-"$T/fuzz" -max_total_time="$SECS" -timeout=10 -rss_limit_mb=2048 \
-	-print_final_stats=1 "$T/corpus" 2>"$T/log" || {
-	tail -40 "$T/log" >&2
+if [ -d "tests/fuzz/corpus-$NAME" ]; then
+	cp "tests/fuzz/corpus-$NAME"/* "$T/corpus/"
+fi
+set -- -max_total_time="$SECS" -timeout=30 -rss_limit_mb=2048 \
+	-print_final_stats=1 -artifact_prefix="$T/"
+[ -f "tests/fuzz/$NAME.dict" ] && set -- "$@" -dict="tests/fuzz/$NAME.dict"
+"$T/fuzz" "$@" "$T/corpus" 2>"$T/log" || {
+	tail -60 "$T/log" >&2
+	for f in "$T"/crash-* "$T"/leak-* "$T"/timeout-* "$T"/oom-*; do
+		[ -f "$f" ] || continue
+		echo "fuzz: input $(basename "$f") in base64:" >&2
+		base64 "$f" >&2
+	done
 	exit 1
 }
-grep -E "stat::number_of_executed_units|Done" "$T/log" | tail -2
+grep -E "^stat::(number_of_executed_units|average_exec_per_sec|peak_rss_mb)|^#[0-9]+.*DONE" \
+	"$T/log"

@@ -1,0 +1,208 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# No secret of the credentials file ever leaves it: every command that
+# reads credentials (against ipmi_sim BMCs and an snmpsimd agent on
+# 127.0.23.0/24), and every command that prints what is stored, runs under
+# strace with known unique secrets in the credentials file; then no
+# secret may be in any exec'd argv or any write(2) lab made (files, pipes,
+# the database pages), its stdout or stderr, the database and its -wal,
+# the audit log, the reports (every format) or the JSON.
+#	sh secrets.sh LAB SRCDIR FIXTURES
+# A new command is one line in the list below.
+set -eu
+LAB=$1
+SRC=$2
+FIX=$3
+. "$SRC/tests/integration/bmc.sh"
+. "$SRC/tests/integration/snmp.sh"
+bmc_require
+snmp_require
+if ! command -v strace >/dev/null 2>&1; then
+	echo "secrets.sh: strace missing (package strace)" >&2
+	[ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ] && exit 1
+	exit 77
+fi
+[ -f "$FIX/ciscosb_sg350-10.snmprec" ] || {
+	echo "secrets.sh: no captures in $FIX" >&2
+	exit 1
+}
+
+T=$(mktemp -d /tmp/lab-secrets.XXXXXX)
+chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
+trap 'snmp_stop "$T/agent"; bmc_stop "$T/bmc"; [ -n "${KEEP:-}" ] || rm -rf "$T"' \
+	EXIT INT TERM
+export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
+export XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
+# LeakSanitizer cannot run under ptrace (an ASan build of lab)
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+NAME=secrets.sh
+. "$SRC/tests/integration/check.sh"
+mkdir -p "$T/out" "$T/trace" "$T/reports"
+
+# Secrets no output would hold by chance, one per kind of secret: the
+# BMC password, a wrong BMC password (the failure path), the SNMPv2c
+# community, the SNMPv3 keys, and a credential no host uses.
+R=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
+S_PW=BmcPw$R
+S_BAD=BadPw$R
+S_COMM=Comm$R
+S_AUTH=AuthKey$R
+S_PRIV=PrivKey$R
+S_UNUSED=Unused$R
+S_UCOMM=UnusedComm$R
+SECRETS="$S_PW $S_BAD $S_COMM $S_AUTH $S_PRIV $S_UNUSED $S_UCOMM"
+
+# two BMCs on 127.0.23.1-2 whose admin password is S_PW
+BMC_NET=127.0.23
+BMC_PASSWORD=$S_PW
+bmc_start "$T/bmc" 2
+# one agent on 127.0.23.100: v2c with community S_COMM (the capture's
+# file name is its community), v3 authPriv (SHA/AES) in context ctx3
+SNMP_ADDR=127.0.23.100
+mkdir -p "$T/agent/data"
+cp "$FIX/ciscosb_sg350-10.snmprec" "$T/agent/data/$S_COMM.snmprec"
+cp "$FIX/ciscosb_sg350-10.snmprec" "$T/agent/data/ctx3.snmprec"
+PORT=$(snmp_free_port)
+snmp_start "$T/agent" "$PORT" "$S_COMM" --v3-user=lab \
+	--v3-auth-key="$S_AUTH" --v3-auth-proto=SHA \
+	--v3-priv-key="$S_PRIV" --v3-priv-proto=AES
+
+cat >"$T/credentials.yaml" <<END
+admin: {username: admin, password: "$S_PW"}
+wrongpw: {username: admin, password: "$S_BAD"}
+sw2c: {community: "$S_COMM"}
+sw3: {username: lab, auth_protocol: sha, auth_password: "$S_AUTH", priv_protocol: aes, priv_password: "$S_PRIV"}
+unused: {username: nobody, password: "$S_UNUSED", community: "$S_UCOMM"}
+END
+chmod 600 "$T/credentials.yaml"
+bmc() {
+	echo "{type: ipmi, address: 127.0.23.$1, credential: $2," \
+	    "workarounds: [opensesspriv], timeout: 5}"
+}
+cat >"$T/lab.yaml" <<END
+groups:
+  - {name: bmcs, description: "the simulated BMCs"}
+hosts:
+  - {name: b1, model: generic-server, groups: [bmcs], bmc: $(bmc 1 admin), nics: [{name: eth0, mac: "00:0C:15:03:B0:B7"}]}
+  - {name: b2, model: generic-server, groups: [bmcs], bmc: $(bmc 2 admin)}
+  - {name: badpw, model: generic-server, bmc: $(bmc 1 wrongpw)}
+switches:
+  - {name: sw2c, model: generic-switch, address: $SNMP_ADDR, port: $PORT, snmp: {version: 2c, credential: sw2c, timeout: 2, retries: 1}}
+  - {name: sw3, model: generic-switch, address: $SNMP_ADDR, port: $PORT, snmp: {version: 3, credential: sw3, context: ctx3, timeout: 2, retries: 1}}
+END
+
+# Runs lab under strace: every exec (argv) and every write lab or a
+# child makes goes to trace/NAME, stdout and stderr to out/NAME.*.
+lab_traced() {
+	_n=$1
+	_want=$2
+	shift 2
+	_rc=0
+	strace -f -qq -s 65536 -o "$T/trace/$_n" \
+	    -e trace=execve,execveat,write,writev,pwrite64,pwritev,pwritev2 \
+	    "$LAB" "$@" </dev/null >"$T/out/$_n.out" 2>"$T/out/$_n.err" ||
+	    _rc=$?
+	if [ "$_want" != any ] && [ "$_rc" != "$_want" ]; then
+		cat "$T/out/$_n.err" >&2
+		fail "$_n: lab $* exited $_rc, not $_want"
+	fi
+	runs=$((runs + 1))
+}
+
+# NAME, the exit code wanted, and the lab command line ($T and $PORT
+# expand). One command per line: add new commands here.
+runs=0
+while read -r name want args; do
+	case $name in '#'*|'') continue ;; esac
+	eval "set -- $args"
+	lab_traced "$name" "$want" "$@"
+done <<'END'
+import            0  import "$T/lab.yaml"
+power-status      0  power status @bmcs
+power-status-json 0  power status @bmcs --json
+power-status-csv  0  power status @bmcs --csv
+power-on          0  power on b1
+power-off-json    0  power off b1 --json
+power-cycle       0  power cycle b2 --wait
+power-badpw       1  power status badpw b1 --json
+power-dry         0  power on b2 --dry-run
+boot-set          0  boot b2 pxe
+boot-get-json     0  boot b2 --json
+boot-get-csv      0  boot b1 b2 --csv
+sensors           0  sensors b1
+sensors-json      0  sensors @bmcs --json
+sensors-csv       0  sensors b1 --csv
+sel               0  sel b1
+sel-json          0  sel b1 --json
+discover          0  switch discover
+discover-json     0  switch discover sw2c sw3 --json
+ports             0  switch ports sw2c
+ports-json        0  switch ports sw3 --json
+sync-dry          0  switch sync sw2c --dry-run
+report-collect    0  report --collect --timeout 5
+report-markdown   0  report --format markdown --out "$T/reports/report.md"
+report-html       0  report --collect --format html --out "$T/reports/report.html"
+report-json       0  report --format json --out "$T/reports/report.json"
+report-text-out   0  report --out "$T/reports/report.txt"
+report-since      0  report --since 24h --json
+export-yaml       0  export
+export-json       0  export --format json
+show-host         0  show b1
+show-host-json    0  show b1 --json
+show-switch       0  show sw2c
+show-switch-json  0  show sw3 --json
+log               0  log --limit 0
+log-json          0  log --json --limit 0
+log-csv           0  log --csv --limit 0
+ls-hosts          0  ls hosts --json
+ls-switches       0  ls switches
+ls-switches-json  0  ls switches --json
+ls-nics-csv       0  ls nics --csv
+config            0  config
+config-json       0  config --json
+END
+
+# the commands really reached the peers, and the trace saw lab's writes
+has out/power-status-json.out '"ok": true'
+has out/sensors-json.out '"name": "MB Temp"'
+has out/power-badpw.err "badpw: BMC 127.0.23.1:623: authentication failed"
+has out/discover-json.out '"ports"'
+[ "$(grep -c '"ports"' "$T/out/discover-json.out")" -ge 2 ] ||
+	fail "discover: not both switches"
+has trace/import '^[0-9]* *execve('
+has trace/report-json 'write('
+has trace/power-status 'write(1, '
+ok
+
+# the files: the database (0600, and its -wal when there), the reports
+[ "$(stat -c %a "$T/lab.db")" = 600 ] ||
+	fail "lab.db has mode $(stat -c %a "$T/lab.db"), not 600"
+for f in "$T/lab.db-wal" "$T/lab.db-shm"; do
+	[ ! -e "$f" ] || [ "$(stat -c %a "$f")" = 600 ] ||
+		fail "$f has mode $(stat -c %a "$f"), not 600"
+done
+for f in report.md report.html report.json report.txt; do
+	[ -s "$T/reports/$f" ] || fail "no $f"
+done
+ok
+
+# no secret anywhere lab wrote; the credentials file still holds them
+# all (the grep works)
+for s in $SECRETS; do
+	grep -q -- "$s" "$T/credentials.yaml" || fail "grep does not work"
+done
+files=0
+for f in "$T"/out/* "$T"/trace/* "$T"/reports/* "$T"/lab.db*; do
+	[ -f "$f" ] || continue
+	files=$((files + 1))
+	for s in $SECRETS; do
+		if grep -a -q -- "$s" "$f"; then
+			grep -a -n -- "$s" "$f" | head -5 >&2
+			fail "a secret of the credentials file is in $f"
+		fi
+	done
+done
+ok
+
+echo "secrets.sh: $n groups of checks passed; $runs lab runs traced," \
+	"$files files searched for $(echo "$SECRETS" | wc -w) secrets"
