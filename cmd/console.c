@@ -338,7 +338,7 @@ console_run(struct lab_call *call, struct lab_err *err)
 	if (s.logfd >= 0)
 		close(s.logfd);
 	lab_strv_release(&hosts);
-	return rc == -1 ? err->code : LAB_EXIT_OK;
+	return rc == -1 ? (int)err->code : LAB_EXIT_OK;
 }
 
 static const struct lab_opt console_opts[] = {

@@ -167,7 +167,7 @@ history_run(struct lab_call *call, struct lab_err *err)
 	}
 	lab_buf_release(&b);
 	lab_runs_release(&runs);
-	return rc == 0 ? LAB_EXIT_OK : err->code;
+	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
 }
 
 static const struct lab_opt history_opts[] = {

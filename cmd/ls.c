@@ -370,9 +370,7 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 	struct lab_buf		 b, members;
 	struct lab_json		 j;
 	struct table		 t;
-	LAB_CLEANUP(lab_freep) size_t *first = NULL;
-	LAB_CLEANUP(lab_freep) size_t *next = NULL;
-	LAB_CLEANUP(lab_freep) size_t *last = NULL;
+	size_t			*first, *next, *last;
 	size_t			 i, k, n;
 	int			 a;
 	char			 count[16];
@@ -381,10 +379,6 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 	    LAB_LOAD_HOSTS | LAB_LOAD_MEMBERSHIPS, NULL, &inv, err) == -1 ||
 	    lab_inventory_group_names(inv, &names, err) == -1)
 		return err->code;
-	if (members_by_group(inv, &names, &first, &next, &last) == -1) {
-		lab_strv_release(&names);
-		return lab_err_oom(err), LAB_EXIT_ENV;
-	}
 	for (a = 0; a < call->argc; a++)
 		if (lab_strv_find(&names, call->argv[a] +
 		    (call->argv[a][0] == '@')) < 0) {
@@ -392,6 +386,10 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 			return lab_err_set(err, LAB_EXIT_INPUT, "unknown group "
 			    "'%s' (see 'lab ls groups')", call->argv[a]);
 		}
+	if (members_by_group(inv, &names, &first, &next, &last) == -1) {
+		lab_strv_release(&names);
+		return lab_err_oom(err), LAB_EXIT_ENV;
+	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
@@ -431,6 +429,9 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 		lab_buf_release(&members);
 	}
 	lab_strv_release(&names);
+	free(first);
+	free(next);
+	free(last);
 	lab_json_arr_end(&j);
 	lab_json_end(&j);
 	if (!call->json)

@@ -12,7 +12,7 @@
 #include "lab/target.h"
 #include "lab.h"
 
-#define LAYOUT_MAX	(256 * 1024)
+#define LAYOUT_MAX	((size_t)256 * 1024)
 
 static const char *const zfs_layouts[] = { "raid10", "raidz1", "raidz2",
 	"mirror", "stripe", NULL };
@@ -88,9 +88,13 @@ make_plan(struct prov *p, struct lab_err *err)
 {
 	lab_plan_free(p->plan);
 	p->plan = NULL;
-	if (p->sreq.layout != NULL || p->sreq.layout_text != NULL)
-		return lab_plan_storage(p->host, &p->sreq, &p->plan, err);
-	return lab_plan_bond(p->host, &p->breq, &p->plan, err);
+	if ((p->sreq.layout != NULL || p->sreq.layout_text != NULL ?
+	    lab_plan_storage(p->host, &p->sreq, &p->plan, err) :
+	    lab_plan_bond(p->host, &p->breq, &p->plan, err)) == -1)
+		return -1;
+	if (p->plan == NULL)	/* the planners make one or fail */
+		return lab_err_set(err, LAB_EXIT_ENV, "no plan was made");
+	return 0;
 }
 
 static int
@@ -226,11 +230,11 @@ step_end(void *arg, size_t i, const struct lab_step *st,
 	(void)st;
 	if (r->exit_status == 0 || (r->exit_status < 0 && r->note[0] &&
 	    strstr(r->note, "(expected)") != NULL))
-		fprintf(stderr, "ok (%.1f s)%s%s\n", r->elapsed_ms / 1000.0,
+		fprintf(stderr, "ok (%.1f s)%s%s\n", (double)r->elapsed_ms / 1000.0,
 		    r->exit_status < 0 ? ": " : "",
 		    r->exit_status < 0 ? r->note : "");
 	else {
-		fprintf(stderr, "failed (%.1f s): %s\n", r->elapsed_ms / 1000.0,
+		fprintf(stderr, "failed (%.1f s): %s\n", (double)r->elapsed_ms / 1000.0,
 		    r->note);
 		if (r->output != NULL && *r->output != '\0')
 			fprintf(stderr, "%s%s", r->output,
@@ -392,7 +396,7 @@ provision_run(struct lab_call *call, struct lab_err *err)
 		    "has its 'device'" : "");
 	}
 	prov_release(&p);
-	return rc == 0 ? LAB_EXIT_OK : err->code;
+	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
 }
 
 static const struct lab_opt provision_opts[] = {

@@ -4,10 +4,12 @@
  * (one connection, one exec per command). See include/lab/media.h.
  */
 #include <ctype.h>
+#include <limits.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "lab/media.h"
+#include "lab/parse.h"
 #include "lab/ssh.h"
 
 /* "Tue Sep 17 22:50:20 2019": the date the iLO prints under the status. */
@@ -43,6 +45,7 @@ lab_clp_parse(const char *text, size_t len, struct lab_clp_reply *rep,
 	const char	*p = text, *end = text + len, *nl, *v;
 	char		*line;
 	size_t		 n;
+	long		 l;
 	int		 header = 0;
 
 	memset(rep, 0, sizeof(*rep));
@@ -72,7 +75,9 @@ lab_clp_parse(const char *text, size_t len, struct lab_clp_reply *rep,
 		if (lab_strv_take(&rep->lines, line) == -1)
 			goto oom;
 		if (prefixed(line, "status=", &v)) {
-			rep->status = atoi(v);
+			/* anything but a number is not status=0 either */
+			rep->status = lab_parse_int(v, INT_MIN, INT_MAX, &l) == 0 ?
+			    (int)l : -1;
 			header = 1;
 		} else if (prefixed(line, "status_tag=", &v)) {
 			if ((rep->status_tag = lab_strdup(v)) == NULL)

@@ -37,9 +37,11 @@ write_fail(struct lab_db *db, struct lab_err *err, const char *what)
 		    strerror(errno));
 	if ((dir = strdup(db->path)) == NULL)
 		return lab_err_oom(err);
-	if ((p = strrchr(dir, '/')) == NULL)
-		strcpy(dir, ".");
-	else if (p == dir)
+	if ((p = strrchr(dir, '/')) == NULL) {
+		free(dir);
+		if ((dir = strdup(".")) == NULL)
+			return lab_err_oom(err);
+	} else if (p == dir)
 		p[1] = '\0';
 	else
 		*p = '\0';
@@ -262,7 +264,7 @@ static int
 migrate(struct lab_db *db, struct lab_err *err)
 {
 	char	sql[64];
-	int	v, i;
+	int	v = 0, i;
 
 	if (user_version(db, &v, err) == -1)
 		return -1;

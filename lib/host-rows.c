@@ -165,7 +165,7 @@ read_groups(struct rows *r)
 			last = id;
 			row = db_idx_find(&r->ids, id);
 		}
-		if (row < 0 ||
+		if (row < 0 || goff == NULL ||
 		    (g = db_idx_find(&gids, sqlite3_column_int64(st, 1))) < 0)
 			continue;
 		if (db_grow(&mv, nm, sizeof(*mv)) == -1)

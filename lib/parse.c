@@ -264,7 +264,7 @@ lab_check_cidr(const char *s, const char **why)
 		WHY("not an IPv4 or IPv6 address before the '/'");
 		return -1;
 	}
-	if (lab_parse_int(slash + 1, v6 ? 1 : 1, v6 ? 128 : 32, &len) == -1) {
+	if (lab_parse_int(slash + 1, 1, v6 ? 128 : 32, &len) == -1) {
 		WHY(v6 ? "the prefix length must be 1 to 128" :
 		    "the prefix length must be 1 to 32");
 		return -1;

@@ -9,7 +9,7 @@
 #include "lab/str.h"
 #include "provision-priv.h"
 
-#define OUTPUT_CAP	(64 * 1024)	/* kept of each step's output */
+#define OUTPUT_CAP	((size_t)64 * 1024)	/* kept of each step's output */
 #define STEP_TIMEOUT_MS	(600 * 1000)
 #define RECONNECT_TRY_MS 5000		/* one connection attempt */
 

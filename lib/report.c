@@ -31,6 +31,8 @@ report_push(void *vp, size_t *n, size_t sz)
 			return NULL;
 		*v = p;
 	}
+	if (p == NULL)	/* cannot be: grown above when *n was 0 */
+		return NULL;
 	memset(p + *n * sz, 0, sz);
 	return p + (*n)++ * sz;
 }
@@ -111,7 +113,7 @@ ids_release(struct ids *ids)
 static size_t
 host_index(const struct ids *ids, int64_t id)
 {
-	size_t	lo = 0, hi = ids->n, mid;
+	size_t	lo = 0, hi = ids->by_id != NULL ? ids->n : 0, mid;
 	int64_t	v;
 
 	while (lo < hi) {

@@ -107,7 +107,6 @@ run(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, const char *input, size_t inlen,
 	int	eof_sent = 0, rc, progress;
 
 	for (;;) {
-		progress = 0;
 		if ((n = drain(ch, 0, out)) < 0 || (m = drain(ch, 1, errb)) < 0)
 			return lab_ssh_fail_rc(s, n < 0 ? (int)n : (int)m,
 			    "while running a command", err);
@@ -404,7 +403,7 @@ lab_ssh_upload(struct lab_ssh *s, const char *path, const void *data,
     size_t len, int mode, struct lab_err *err)
 {
 	char	*tmp = NULL;
-	int	 rc, rv = -1;
+	int	 rv = -1;
 
 	if (s->dead)
 		return unusable(s, err);
@@ -421,8 +420,8 @@ lab_ssh_upload(struct lab_ssh *s, const char *path, const void *data,
 		goto out;
 	}
 	/* leave no temporary file behind, when the connection still works */
-	while (!s->dead && (rc = libssh2_sftp_unlink_ex(s->sftp, tmp,
-	    (unsigned int)strlen(tmp))) == LIBSSH2_ERROR_EAGAIN)
+	while (!s->dead && libssh2_sftp_unlink_ex(s->sftp, tmp,
+	    (unsigned int)strlen(tmp)) == LIBSSH2_ERROR_EAGAIN)
 		if (lab_ssh_wait(s, lab_ssh_now() + s->io_timeout_ms) < 0)
 			break;
 out:

@@ -240,7 +240,7 @@ lab_ssh_kexinit_read(int fd, int64_t deadline,
 	    (ssize_t)sizeof(hello) - 1)
 		return -1;
 	size = BANNER_MAX + KEXINIT_MAX + 8;
-	if ((buf = malloc(size)) == NULL)
+	if ((buf = calloc(1, size)) == NULL)
 		return -1;
 	/* the banner: lines until one starts with "SSH-" */
 	for (;;) {

@@ -406,7 +406,7 @@ load_memberships(struct load *l)
 			nm = 0;
 		h = nh;
 		key.id = sqlite3_column_int64(st, 1);
-		g = bsearch(&key, gv, ng, sizeof(*gv), cmp_groupid);
+		g = ng > 0 ? bsearch(&key, gv, ng, sizeof(*gv), cmp_groupid) : NULL;
 		if (h == NULL || g == NULL)
 			continue;
 		if (db_grow(&mv, nm, sizeof(*mv)) == -1)

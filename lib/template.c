@@ -16,7 +16,7 @@
 
 #define NAME_MAX_LEN	64
 #define STACK_MAX	16
-#define OUT_MAX		(16u * 1024 * 1024)
+#define OUT_MAX		((size_t)16 * 1024 * 1024)
 
 enum tv_kind { TV_STR, TV_LIST };
 
@@ -868,7 +868,7 @@ walk(struct render *r, size_t from, size_t to)
 	for (i = from; i < to; i++) {
 		n = &r->t->nodes[i];
 		if (r->out->len > OUT_MAX)
-			return rfail(r, n, "the output is over %u bytes",
+			return rfail(r, n, "the output is over %zu bytes",
 			    OUT_MAX);
 		switch (n->kind) {
 		case N_TEXT:

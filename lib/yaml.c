@@ -17,7 +17,7 @@
  * chunks, freed at once: a 10,000-host inventory has a million nodes, and
  * a malloc and free of each cost more than parsing them.
  */
-#define ARENA_CHUNK	(256u * 1024)
+#define ARENA_CHUNK	((size_t)256 * 1024)
 
 struct ychunk {
 	struct ychunk	*next;

@@ -139,11 +139,10 @@ check_lag(struct bond *b)
 		lab_buf_addf(&where, "%s%s on ", where.len ? ", " : "",
 		    b->nics[i]->name);
 		port_of(s, &where);
-		if (s->lag == NULL)
-			bad = 1;
-		else if (first == NULL)
+		if (s->lag != NULL && first == NULL)
 			first = s;
-		else if (strcmp(first->switch_name, s->switch_name) != 0 ||
+		else if (s->lag == NULL ||
+		    strcmp(first->switch_name, s->switch_name) != 0 ||
 		    strcmp(first->lag, s->lag) != 0)
 			bad = 1;
 	}

@@ -15,7 +15,8 @@
 #define MAXV	32	/* volume groups */
 #define MAXL	32	/* logical volumes per group */
 #define MAXM	32	/* members of an array or group */
-#define ALIGN	(2u * 1024 * 1024)	/* lost to alignment and GPT */
+#define MIB	((uint64_t)1024 * 1024)
+#define ALIGN	(2 * MIB)	/* lost to alignment and GPT */
 
 /* What a disk, partition or array holds. */
 struct vol {

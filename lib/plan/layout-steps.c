@@ -73,7 +73,7 @@ checks(struct layout *l)
 	    "are installed; the arrays and volume groups are new; the mount "
 	    "points are free", l->err) == NULL)
 		return -1;
-	if ((v = calloc(l->nd, sizeof(*v))) == NULL)
+	if ((v = calloc(l->nd + 1, sizeof(*v))) == NULL)	/* never 0 bytes */
 		return lab_err_oom(l->err);
 	for (i = 0; i < l->nd; i++) {
 		v[i].d = l->d[i].d;

@@ -162,7 +162,7 @@ want_size(struct layout *l, const struct ynode *map, const char *what,
 	if (lab_parse_size(s, ret, &why) == -1)
 		return fail(l, n, "bad size '%.64s' of %s: %s (or 'rest')", s,
 		    what, why);
-	if (*ret < 1024 * 1024)
+	if (*ret < MIB)
 		return fail(l, n, "%s is smaller than 1 MiB", what);
 	return 0;
 }
@@ -259,7 +259,7 @@ load_parts(struct layout *l, struct ldisk *d, const struct ynode *seq)
 	p = &d->p[d->np - 1];
 	if (p->rest)
 		p->bytes = d->d->size_bytes - fixed - ALIGN;
-	if (p->rest && p->bytes < 1024 * 1024)
+	if (p->rest && p->bytes < MIB)
 		return fail(l, seq, "no room is left for the last partition "
 		    "of slot %s", d->d->slot);
 	(void)why;
@@ -327,11 +327,13 @@ name_taken(struct layout *l, const struct ynode *n, const char *name)
 	size_t	i;
 
 	for (i = 0; i < l->na; i++)
-		if (l->a[i].name != NULL && strcmp(l->a[i].name, name) == 0)
+		if (l->a[i].name != NULL && name != NULL &&
+		    strcmp(l->a[i].name, name) == 0)
 			return fail(l, n, "the name '%s' is taken (line %d)",
 			    name, l->a[i].v.node->line);
 	for (i = 0; i < l->ng; i++)
-		if (l->g[i].name != NULL && strcmp(l->g[i].name, name) == 0)
+		if (l->g[i].name != NULL && name != NULL &&
+		    strcmp(l->g[i].name, name) == 0)
 			return fail(l, n, "the name '%s' is taken (line %d)",
 			    name, l->g[i].node->line);
 	return 0;
