@@ -330,12 +330,4 @@ done
 echo "faults.sh: discovery killed 6 times: $kept left the old, $changed the new"
 ok
 
-# --- 5. sshd killed in the middle of a provisioning apply -------------
-# Not here yet: provisioning over SSH is another branch's. The test to
-# add: a private sshd (tests/integration/ssh.sh when it exists, RIG.md
-# "Hosts") on 127.0.24.20, an apply of several steps whose target's sshd
-# is killed (SIGKILL by its PidFile) after the first step's command ran;
-# then the run must be stored as failed at the step it reached (lab show
-# HOST: the last run and its step), exit 1, and nothing hangs (wait_for).
-
 echo "faults.sh: $n groups of checks passed"

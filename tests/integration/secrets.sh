@@ -1,22 +1,28 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # No secret of the credentials file ever leaves it: every command that
-# reads credentials (against ipmi_sim BMCs and an snmpsimd agent on
-# 127.0.23.0/24), and every command that prints what is stored, runs under
-# strace with known unique secrets in the credentials file; then no
-# secret may be in any exec'd argv or any write(2) lab made (files, pipes,
-# the database pages), its stdout or stderr, the database and its -wal,
-# the audit log, the reports (every format) or the JSON.
+# reads credentials (against ipmi_sim BMCs with serial consoles, an
+# snmpsimd agent, an iLO 2 command line (ilo-clp.py behind sshd) and a
+# provisioning target's sshd, all on 127.0.23.0/24), and every command
+# that prints what is stored, runs under strace with known unique secrets
+# in the credentials file; then no secret may be in any exec'd argv or any
+# write(2) lab made (files, pipes, the database pages, the terminal), its
+# stdout or stderr, the database and its -wal, the audit log, the reports
+# (every format), the console's log or the JSON.
 #	sh secrets.sh LAB SRCDIR FIXTURES
 # A new command is one line in the list below.
 set -eu
 LAB=$1
 SRC=$2
 FIX=$3
+BMC_SRCDIR=$SRC/tests/integration
+BMC_SOL_PORT=7001	# each BMC's serial console (console-server.py)
 . "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/integration/snmp.sh"
+. "$SRC/tests/integration/sshd.sh"
 bmc_require
 snmp_require
+sshd_require
 if ! command -v strace >/dev/null 2>&1; then
 	echo "secrets.sh: strace missing (package strace)" >&2
 	[ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ] && exit 1
@@ -29,8 +35,8 @@ fi
 
 T=$(mktemp -d /tmp/lab-secrets.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
-trap 'snmp_stop "$T/agent"; bmc_stop "$T/bmc"; [ -n "${KEEP:-}" ] || rm -rf "$T"' \
-	EXIT INT TERM
+trap 'stop_sshd; snmp_stop "$T/agent"; bmc_stop "$T/bmc"
+	[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT INT TERM
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 export XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 # LeakSanitizer cannot run under ptrace (an ASan build of lab)
@@ -40,8 +46,11 @@ NAME=secrets.sh
 mkdir -p "$T/out" "$T/trace" "$T/reports"
 
 # Secrets no output would hold by chance, one per kind of secret: the
-# BMC password, a wrong BMC password (the failure path), the SNMPv2c
-# community, the SNMPv3 keys, and a credential no host uses.
+# BMC password (IPMI and its serial-over-LAN console), a wrong BMC
+# password (the failure paths), the SNMPv2c community, the SNMPv3 keys,
+# the iLO 2's SSH password (lab media), the provisioning target's root
+# password (lab provision logs in by key: it must never send it), and a
+# credential no host uses.
 R=$(od -An -N6 -tx1 /dev/urandom | tr -d ' \n')
 S_PW=BmcPw$R
 S_BAD=BadPw$R
@@ -50,9 +59,13 @@ S_AUTH=AuthKey$R
 S_PRIV=PrivKey$R
 S_UNUSED=Unused$R
 S_UCOMM=UnusedComm$R
-SECRETS="$S_PW $S_BAD $S_COMM $S_AUTH $S_PRIV $S_UNUSED $S_UCOMM"
+S_ILO=IloPw$R
+S_HOST=HostPw$R
+SECRETS="$S_PW $S_BAD $S_COMM $S_AUTH $S_PRIV $S_UNUSED $S_UCOMM $S_ILO $S_HOST"
 
-# two BMCs on 127.0.23.1-2 whose admin password is S_PW
+# two BMCs on 127.0.23.1-2 whose admin password is S_PW, each with a
+# serial console on port 7001 of its address (ipmi_sim connects to it
+# within ~10 s)
 BMC_NET=127.0.23
 BMC_PASSWORD=$S_PW
 bmc_start "$T/bmc" 2
@@ -67,17 +80,49 @@ snmp_start "$T/agent" "$PORT" "$S_COMM" --v3-user=lab \
 	--v3-auth-key="$S_AUTH" --v3-auth-proto=SHA \
 	--v3-priv-key="$S_PRIV" --v3-priv-proto=AES
 
+# an iLO 2 on 127.0.23.50:22 whose root password is S_ILO: ilo-clp.py
+# behind sshd; lab media checks its key in ~/.ssh/known_hosts
+mkdir -p "$T/clp" "$T/.ssh"
+PY=$(command -v python3) || fail "python3 missing"
+SSHD_ROOT_PASSWORD=$S_ILO \
+    SSHD_CONFIG_EXTRA="ForceCommand $PY $SRC/tests/integration/ilo-clp.py $T/clp" \
+    start_sshd 127.0.23.50 22 "$T/ilo" ed25519 ||
+    fail "the iLO's sshd on 127.0.23.50:22 did not start"
+cp "$T/ilo/known_hosts" "$T/.ssh/known_hosts"
+# a provisioning target on 127.0.23.60:2222: root logs in by key (lab)
+# or with the password S_HOST (never lab); its commands run with only
+# /usr/bin:/bin on PATH, so that the md plan's first check finds no mdadm
+# and the run stops there, having changed nothing
+cat >"$T/target.sh" <<END
+#!/bin/sh
+[ -n "\${SSH_ORIGINAL_COMMAND:-}" ] || exit 1
+PATH=/usr/bin:/bin
+export PATH
+exec /bin/sh -c "\$SSH_ORIGINAL_COMMAND"
+END
+chmod 755 "$T/target.sh"
+SSHD_ROOT_PASSWORD=$S_HOST SSHD_CONFIG_EXTRA="ForceCommand $T/target.sh" \
+    start_sshd 127.0.23.60 2222 "$T/target" ed25519 ||
+    fail "the target's sshd on 127.0.23.60:2222 did not start"
+
 cat >"$T/credentials.yaml" <<END
 admin: {username: admin, password: "$S_PW"}
 wrongpw: {username: admin, password: "$S_BAD"}
 sw2c: {community: "$S_COMM"}
 sw3: {username: lab, auth_protocol: sha, auth_password: "$S_AUTH", priv_protocol: aes, priv_password: "$S_PRIV"}
 unused: {username: nobody, password: "$S_UNUSED", community: "$S_UCOMM"}
+ilo: {username: root, password: "$S_ILO"}
+target: {username: root, password: "$S_HOST"}
 END
 chmod 600 "$T/credentials.yaml"
 bmc() {
 	echo "{type: ipmi, address: 127.0.23.$1, credential: $2," \
 	    "workarounds: [opensesspriv], timeout: 5}"
+}
+# ipmi_sim needs these three for libipmiconsole (shared/RIG.md)
+sol() {
+	echo "{type: ipmi, address: 127.0.23.$1, credential: $2," \
+	    "workarounds: [opensesspriv, solpayloadsize, solchannelsupport]}"
 }
 cat >"$T/lab.yaml" <<END
 groups:
@@ -86,6 +131,16 @@ hosts:
   - {name: b1, model: generic-server, groups: [bmcs], bmc: $(bmc 1 admin), nics: [{name: eth0, mac: "00:0C:15:03:B0:B7"}]}
   - {name: b2, model: generic-server, groups: [bmcs], bmc: $(bmc 2 admin)}
   - {name: badpw, model: generic-server, bmc: $(bmc 1 wrongpw)}
+  - {name: con, model: generic-server, bmc: $(sol 1 admin)}
+  - {name: conbad, model: generic-server, bmc: $(sol 2 wrongpw)}
+  - {name: ilo, model: hp-dl320-g5p, bmc: {type: ilo2, address: 127.0.23.50, credential: ilo}}
+  - {name: ilobad, model: hp-dl320-g5p, bmc: {type: ilo2, address: 127.0.23.50, credential: wrongpw}}
+  - name: prov
+    model: generic-server
+    ssh: {address: 127.0.23.60, port: 2222, identity: $T/target/id_ed25519, known_hosts: $T/target/known_hosts}
+    disks:
+      - {slot: 1, kind: sata, size: 1TB, device: /dev/disk/by-id/ata-LAB-SECRETS-1}
+      - {slot: 2, kind: sata, size: 1TB, device: /dev/disk/by-id/ata-LAB-SECRETS-2}
 switches:
   - {name: sw2c, model: generic-switch, address: $SNMP_ADDR, port: $PORT, snmp: {version: 2c, credential: sw2c, timeout: 2, retries: 1}}
   - {name: sw3, model: generic-switch, address: $SNMP_ADDR, port: $PORT, snmp: {version: 3, credential: sw3, context: ctx3, timeout: 2, retries: 1}}
@@ -139,6 +194,23 @@ discover-json     0  switch discover sw2c sw3 --json
 ports             0  switch ports sw2c
 ports-json        0  switch ports sw3 --json
 sync-dry          0  switch sync sw2c --dry-run
+media-status      0  media status ilo
+media-insert      0  media insert ilo http://192.0.2.99/d.iso --boot-once
+media-status-json 0  media status ilo --json
+media-eject-json  0  media eject ilo --json
+media-badpw       1  media insert ilobad http://192.0.2.99/d.iso
+media-dry         0  media insert ilo http://192.0.2.99/d.iso --dry-run
+console-badpw     1  console conbad
+provision-plan    0  provision prov --layout md-raid1 --pool labsec
+provision-json    0  provision prov --layout md-raid1 --pool labsec --json
+provision-apply   1  provision prov --layout md-raid1 --pool labsec --yes
+provision-apply-j 1  provision prov --layout md-raid1 --pool labsec --yes --json
+history           0  history
+history-host      0  history prov
+history-json      0  history --json
+history-csv       0  history --csv
+history-run       0  history prov --run 1
+history-run-json  0  history prov --run 2 --json
 report-collect    0  report --collect --timeout 5
 report-markdown   0  report --format markdown --out "$T/reports/report.md"
 report-html       0  report --collect --format html --out "$T/reports/report.html"
@@ -162,6 +234,20 @@ config            0  config
 config-json       0  config --json
 END
 
+# lab console on a terminal (pty-run.py) under strace: typed text reaches
+# BMC 1's serial console and its answer comes back; --log keeps it
+python3 "$SRC/tests/integration/pty-run.py" "$T/out/console.tty" \
+    expect="connected to BMC 127.0.23.1:623" raw retry='\r=login: ' \
+    send='no secrets here\r' expect='NO SECRETS HERE' send='~.' exit=0 \
+    restored -- strace -f -qq -s 65536 -o "$T/trace/console" \
+    -e trace=execve,execveat,write,writev,pwrite64,pwritev,pwritev2 \
+    "$LAB" console con --log "$T/out/console.log" ||
+    fail "console: the session through pty-run.py"
+runs=$((runs + 1))
+grep -q "no secrets here" "$T/bmc/bmc1/console/in" ||
+	fail "console: the text did not reach the console"
+has out/console.log "NO SECRETS HERE"
+
 # the commands really reached the peers, and the trace saw lab's writes
 has out/power-status-json.out '"ok": true'
 has out/sensors-json.out '"name": "MB Temp"'
@@ -172,6 +258,18 @@ has out/discover-json.out '"ports"'
 has trace/import '^[0-9]* *execve('
 has trace/report-json 'write('
 has trace/power-status 'write(1, '
+has trace/console 'write(1, '
+has out/console-badpw.err "conbad: BMC 127.0.23.2:623: .*authentication failed"
+has out/media-status-json.out '"image": "http://192.0.2.99/d.iso"'
+has out/media-badpw.err "ilobad: .*127.0.23.50:22: .*password was refused"
+grep -q "vm cdrom insert http://192.0.2.99/d.iso" "$T/clp/log" ||
+	fail "media: the insert did not reach the iLO"
+has out/provision-apply.err "^lab: provision: prov: run 1 failed: step 1 of 5 failed"
+has out/provision-apply.err "mdadm is not installed"
+has out/provision-apply-j.out '"status": "failed"'
+has out/history-run-json.out '"failed_step": 0'
+has out/history-csv.out "prov,storage,md-raid1"
+has reports/report.json 'md-raid1'
 ok
 
 # the files: the database (0600, and its -wal when there), the reports
@@ -192,7 +290,8 @@ for s in $SECRETS; do
 	grep -q -- "$s" "$T/credentials.yaml" || fail "grep does not work"
 done
 files=0
-for f in "$T"/out/* "$T"/trace/* "$T"/reports/* "$T"/lab.db*; do
+for f in "$T"/out/* "$T"/trace/* "$T"/reports/* "$T"/lab.db* "$T/clp/log" \
+    "$T/.ssh/known_hosts"; do
 	[ -f "$f" ] || continue
 	files=$((files + 1))
 	for s in $SECRETS; do

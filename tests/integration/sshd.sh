@@ -60,6 +60,11 @@
 #	SIGKILLs every connection's sshd processes (then what they ran) but
 #	not the listener: each client sees its connection drop, as when a
 #	host crashes, and new connections still work.
+# sshd_kill DIR
+#	SIGKILLs the listener and every process under it at once (each
+#	connection's sshd processes and the commands they run): the clients
+#	see their connections drop and new connections are refused, as when
+#	the host dies. Returns when they are all gone.
 # sshd_ssh DIR COMMAND
 #	Runs COMMAND as root on DIR's server through OpenSSH's ssh client
 #	(-F /dev/null, the rig's key and known_hosts, strict host key
@@ -334,6 +339,20 @@ sshd_kill_sessions()
 	for _sp in $(_sshd_descendants "$_spid"); do
 		kill -KILL "$_sp" 2>/dev/null
 	done
+}
+
+sshd_kill()
+{
+	_spid=$(cat "$1/sshd.pid") || return 1
+	_sall="$_spid $(_sshd_descendants "$_spid")"
+	# shellcheck disable=SC2086
+	kill -KILL $_sall 2>/dev/null
+	for _sp in $_sall; do
+		while _sshd_alive "$_sp"; do
+			sleep 0.01
+		done
+	done
+	rm -f "$1/sshd.pid"
 }
 
 sshd_ssh()
