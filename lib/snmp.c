@@ -142,8 +142,17 @@ lab_snmp_open(const struct lab_snmp_target *t, struct lab_snmp **ret,
 	pthread_once(&once, init_once);
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return lab_err_oom(err);
-	snprintf(s->peer, sizeof(s->peer), "%s:%d", t->address, t->port);
-	snprintf(peer, sizeof(peer), "udp:%s:%d", t->address, t->port);
+	/* net-snmp reads "udp:::1:161" as a host name: IPv6 is udp6:[addr] */
+	if (strchr(t->address, ':') != NULL) {
+		snprintf(s->peer, sizeof(s->peer), "[%s]:%d", t->address,
+		    t->port);
+		snprintf(peer, sizeof(peer), "udp6:[%s]:%d", t->address,
+		    t->port);
+	} else {
+		snprintf(s->peer, sizeof(s->peer), "%s:%d", t->address,
+		    t->port);
+		snprintf(peer, sizeof(peer), "udp:%s:%d", t->address, t->port);
+	}
 	snmp_sess_init(&ss);
 	ss.peername = peer;
 	ss.timeout = (long)(t->timeout_ms > 0 ? t->timeout_ms : 1000) * 1000L;

@@ -12,7 +12,8 @@
 # The community (v2c) and context (v3) of a capture is its file's base
 # name. As root snmpsimd runs as nobody, so DIR is made readable to it.
 # SNMP_ADDR (default 127.0.0.1) is the loopback address to serve on, so
-# that tests on different addresses may run at once; SNMP_LOG=1 makes
+# that tests on different addresses may run at once (an IPv6 one, ::1, only
+# in a network namespace the test made); SNMP_LOG=1 makes
 # snmpsimd log every request and response to DIR/requests.log.
 
 SNMP_READY_TIMEOUT=${SNMP_READY_TIMEOUT:-20}
@@ -77,10 +78,16 @@ snmp_start()
 		chmod a+rw "$_sd/requests.log"
 		_slog=--logging-method=file:$_sd/requests.log
 	fi
+	# an IPv6 SNMP_ADDR (::1 in a network namespace of the test's own)
+	case $_saddr in
+	*:*)	_sep="--agent-udpv6-endpoint=[$_saddr]:$_sport"
+		_speer="udp6:[$_saddr]:$_sport" ;;
+	*)	_sep="--agent-udpv4-endpoint=$_saddr:$_sport"
+		_speer="$_saddr:$_sport" ;;
+	esac
 	# shellcheck disable=SC2086
 	HOME=${HOME:-/tmp} snmpsimd --data-dir="$_sd/data" \
-	    --cache-dir="$_sd/cache" \
-	    --agent-udpv4-endpoint="$_saddr:$_sport" \
+	    --cache-dir="$_sd/cache" "$_sep" \
 	    "$_slog" $_suser "$@" \
 	    </dev/null >"$_sd/snmpsimd.log" 2>&1 &
 	echo $! >"$_sd/snmpsimd.pid"
@@ -88,7 +95,7 @@ snmp_start()
 	while :; do
 		# shellcheck disable=SC2086
 		if snmpget ${SNMP_READY_ARGS:--v2c -c "$_scomm"} -t 0.3 -r 0 \
-		    "$_saddr:$_sport" 1.3.6.1.2.1.1.2.0 >/dev/null 2>&1; then
+		    "$_speer" 1.3.6.1.2.1.1.2.0 >/dev/null 2>&1; then
 			return 0
 		fi
 		if ! kill -0 "$(cat "$_sd/snmpsimd.pid")" 2>/dev/null; then
