@@ -182,13 +182,19 @@ vm_hmp()
 
 # Polls ssh until the guest answers (on VM_PORT if set), TIMEOUT seconds
 # at most (VM_SSH_TIMEOUT); fails at once, with the console's end, when
-# qemu is gone.
+# qemu is gone (or has not written its PID within 60 s: a BMC's power on
+# returns before qemu is up).
 vm_wait_ssh()
 {
-	_vend=$(($(date +%s) + ${2:-$VM_SSH_TIMEOUT}))
+	_vt0=$(date +%s)
+	_vend=$((_vt0 + ${2:-$VM_SSH_TIMEOUT}))
+	_vseen=0
 	while :; do
 		vm_ssh "$1" true </dev/null 2>/dev/null && return 0
-		if ! vm_pid "$1" >/dev/null; then
+		if vm_pid "$1" >/dev/null; then
+			_vseen=1
+		elif [ "$_vseen" = 1 ] ||
+		    [ "$(date +%s)" -ge $((_vt0 + 60)) ]; then
 			_vm_say "qemu is not running; console:"
 			tail -20 "$1/console.log" >&2 2>/dev/null
 			return 1
@@ -236,6 +242,7 @@ vm_first_boot()
 	_vt2=$(date +%s)
 	vm_hmp "$1" quit 30 >/dev/null 2>&1
 	vm_wait_gone "$1" 60 || { _vm_say "qemu did not quit"; return 1; }
+	rm -f "$1/qemu.pid"
 	VM_T_BOOT=$((_vt1 - _vt0))
 	VM_T_SAVE=$((_vt2 - _vt1))
 }
