@@ -15,7 +15,7 @@ cmd_help_all(FILE *f)
 	    "lab runs a small server lab: its inventory in SQLite, declared "
 	    "in YAML,\nand its BMCs over IPMI.\n\ncommands:\n");
 	for (i = 0; (c = lab_commands[i]) != NULL; i++)
-		fprintf(f, "  %-8s %s\n", c->name, c->summary);
+		fprintf(f, "  %-9s %s\n", c->name, c->summary);
 	fprintf(f, "\ntargets: microserver1, microserver[1-3], ml11[0,5], "
 	    "@group, --all; !name and !@group exclude\n"
 	    "\nexit codes:\n"

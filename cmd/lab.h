@@ -74,13 +74,17 @@ struct lab_call {
 extern const struct lab_cmd lab_cmd_boot;
 extern const struct lab_cmd lab_cmd_completion;
 extern const struct lab_cmd lab_cmd_config;
+extern const struct lab_cmd lab_cmd_console;
 extern const struct lab_cmd lab_cmd_export;
 extern const struct lab_cmd lab_cmd_help;
+extern const struct lab_cmd lab_cmd_history;
 extern const struct lab_cmd lab_cmd_import;
 extern const struct lab_cmd lab_cmd_init;
 extern const struct lab_cmd lab_cmd_log;
 extern const struct lab_cmd lab_cmd_ls;
+extern const struct lab_cmd lab_cmd_media;
 extern const struct lab_cmd lab_cmd_power;
+extern const struct lab_cmd lab_cmd_provision;
 extern const struct lab_cmd lab_cmd_report;
 extern const struct lab_cmd lab_cmd_sel;
 extern const struct lab_cmd lab_cmd_sensors;

@@ -73,6 +73,17 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 		printf("bmc:      none recorded\n");
 	if (h->bmc != NULL)
 		show_power(p);
+	if (h->ssh != NULL)
+		printf("ssh:      %s@%s:%d%s%s%s\n", h->ssh->user,
+		    h->ssh->address, h->ssh->port,
+		    h->ssh->identity ? ", key " : "",
+		    h->ssh->identity ? h->ssh->identity : "",
+		    h->ssh->legacy_crypto ? ", legacy algorithms allowed" : "");
+	if (h->network != NULL)
+		printf("network:  %s%s%s\n", h->network->address ?
+		    h->network->address : "DHCP",
+		    h->network->gateway ? " via " : "",
+		    h->network->gateway ? h->network->gateway : "");
 	printf("nics:\n");
 	for (i = 0; i < h->nnics; i++) {
 		l = nic_link(links, h->name, h->nics[i].name);
@@ -87,10 +98,13 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 		lab_format_size_human(h->disks[i].size_bytes, size,
 		    sizeof(size));
 		lab_format_size(h->disks[i].size_bytes, exact, sizeof(exact));
-		printf("  slot %-6s %-5s %-9s (%s)%s%s\n", h->disks[i].slot,
-		    h->disks[i].kind, size, exact,
+		printf("  slot %-6s %-5s %-9s (%s)%s%s%s%s%s\n",
+		    h->disks[i].slot, h->disks[i].kind, size, exact,
 		    h->disks[i].controller ? " on " : "",
-		    h->disks[i].controller ? h->disks[i].controller : "");
+		    h->disks[i].controller ? h->disks[i].controller : "",
+		    h->disks[i].device ? "  " : "",
+		    h->disks[i].device ? h->disks[i].device : "",
+		    h->disks[i].boot ? " (boot)" : "");
 	}
 	if (h->ndisks == 0)
 		printf("  -\n");

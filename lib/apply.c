@@ -12,6 +12,7 @@ struct stmts {
 	sqlite3_stmt	*host_ins, *host_upd, *host_del;
 	sqlite3_stmt	*bmc_del, *bmc_ins, *nic_del, *nic_ins;
 	sqlite3_stmt	*disk_del, *disk_ins, *hg_del, *hg_ins;
+	sqlite3_stmt	*ssh_del, *ssh_ins, *net_del, *net_ins;
 	sqlite3_stmt	*grp_put, *grp_del;
 	sqlite3_stmt	*sw_ins, *sw_upd, *sw_del;
 };
@@ -39,8 +40,17 @@ static const struct {
 	S(disk_del, "DELETE FROM disks WHERE host_id = "
 	    "(SELECT id FROM hosts WHERE name = ?1)"),
 	S(disk_ins, "INSERT INTO disks (host_id, position, slot, kind, "
-	    "size_bytes, controller) SELECT id, ?2, ?3, ?4, ?5, ?6 "
-	    "FROM hosts WHERE name = ?1"),
+	    "size_bytes, controller, device, boot) SELECT id, ?2, ?3, ?4, ?5, "
+	    "?6, ?7, ?8 FROM hosts WHERE name = ?1"),
+	S(ssh_del, "DELETE FROM host_ssh WHERE host_id = "
+	    "(SELECT id FROM hosts WHERE name = ?1)"),
+	S(ssh_ins, "INSERT INTO host_ssh (host_id, address, port, user, "
+	    "identity, known_hosts, legacy_crypto) SELECT id, ?2, ?3, ?4, ?5, "
+	    "?6, ?7 FROM hosts WHERE name = ?1"),
+	S(net_del, "DELETE FROM host_network WHERE host_id = "
+	    "(SELECT id FROM hosts WHERE name = ?1)"),
+	S(net_ins, "INSERT INTO host_network (host_id, address, gateway, dns) "
+	    "SELECT id, ?2, ?3, ?4 FROM hosts WHERE name = ?1"),
 	S(hg_del, "DELETE FROM host_groups WHERE host_id = "
 	    "(SELECT id FROM hosts WHERE name = ?1)"),
 	S(hg_ins, "INSERT INTO host_groups (host_id, group_id, position) "
@@ -232,9 +242,31 @@ disks_eq(const struct lab_host *a, const struct lab_host *b)
 		if (!streq(a->disks[i].slot, b->disks[i].slot) ||
 		    !streq(a->disks[i].kind, b->disks[i].kind) ||
 		    a->disks[i].size_bytes != b->disks[i].size_bytes ||
-		    !streq(a->disks[i].controller, b->disks[i].controller))
+		    !streq(a->disks[i].controller, b->disks[i].controller) ||
+		    !streq(a->disks[i].device, b->disks[i].device) ||
+		    a->disks[i].boot != b->disks[i].boot)
 			return 0;
 	return 1;
+}
+
+static int
+ssh_eq(const struct lab_ssh_cfg *a, const struct lab_ssh_cfg *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return streq(a->address, b->address) && a->port == b->port &&
+	    streq(a->user, b->user) && streq(a->identity, b->identity) &&
+	    streq(a->known_hosts, b->known_hosts) &&
+	    a->legacy_crypto == b->legacy_crypto;
+}
+
+static int
+net_eq(const struct lab_netcfg *a, const struct lab_netcfg *b)
+{
+	if (a == NULL || b == NULL)
+		return a == b;
+	return streq(a->address, b->address) &&
+	    streq(a->gateway, b->gateway) && strv_eq(&a->dns, &b->dns);
 }
 
 /* What differs between two declarations of a host; "" when nothing. */
@@ -255,6 +287,10 @@ host_diff(const struct lab_host *o, const struct lab_host *n,
 		else
 			note(d, "bmc", NULL, NULL);
 	}
+	if (!ssh_eq(o->ssh, n->ssh))
+		note(d, "ssh", NULL, NULL);
+	if (!net_eq(o->network, n->network))
+		note(d, "network", NULL, NULL);
 	if (!nics_eq(o, n))
 		note(d, "nics", NULL, NULL);
 	if (!disks_eq(o, n))
@@ -294,7 +330,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		return -1;
 	if (update) {
 		sqlite3_stmt *del[] = { st->bmc_del, st->nic_del,
-		    st->disk_del, st->hg_del };
+		    st->disk_del, st->hg_del, st->ssh_del, st->net_del };
 
 		for (i = 0; i < LAB_ARRAY_SIZE(del); i++) {
 			db_bind_text(del[i], 1, h->name);
@@ -325,6 +361,31 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		if (run(a, st->bmc_ins, "write bmc") == -1)
 			return -1;
 	}
+	if (h->ssh != NULL) {
+		db_bind_text(st->ssh_ins, 1, h->name);
+		db_bind_text(st->ssh_ins, 2, h->ssh->address);
+		sqlite3_bind_int(st->ssh_ins, 3, h->ssh->port);
+		db_bind_text(st->ssh_ins, 4, h->ssh->user);
+		db_bind_text(st->ssh_ins, 5, h->ssh->identity);
+		db_bind_text(st->ssh_ins, 6, h->ssh->known_hosts);
+		sqlite3_bind_int(st->ssh_ins, 7, h->ssh->legacy_crypto);
+		if (run(a, st->ssh_ins, "write ssh") == -1)
+			return -1;
+	}
+	if (h->network != NULL) {
+		db_bind_text(st->net_ins, 1, h->name);
+		db_bind_text(st->net_ins, 2, h->network->address);
+		db_bind_text(st->net_ins, 3, h->network->gateway);
+		if (h->network->dns.n > 0) {
+			char	*w = join_words(&h->network->dns);
+
+			if (w == NULL)
+				return lab_err_oom(a->err);
+			sqlite3_bind_text(st->net_ins, 4, w, -1, free);
+		}
+		if (run(a, st->net_ins, "write network") == -1)
+			return -1;
+	}
 	for (i = 0; i < h->nnics; i++) {
 		db_bind_text(st->nic_ins, 1, h->name);
 		sqlite3_bind_int64(st->nic_ins, 2, (sqlite3_int64)i);
@@ -341,6 +402,8 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		sqlite3_bind_int64(st->disk_ins, 5,
 		    (sqlite3_int64)h->disks[i].size_bytes);
 		db_bind_text(st->disk_ins, 6, h->disks[i].controller);
+		db_bind_text(st->disk_ins, 7, h->disks[i].device);
+		sqlite3_bind_int(st->disk_ins, 8, h->disks[i].boot);
 		if (run(a, st->disk_ins, "write disk") == -1)
 			return -1;
 	}

@@ -152,6 +152,32 @@ emit_host(struct em *em, const struct lab_host *h)
 			kn(em, "retransmit", h->bmc->retransmit_ms);
 		map_end(em);
 	}
+	if (h->ssh != NULL) {
+		str(em, "ssh");
+		map_begin(em, 0);
+		kv(em, "address", h->ssh->address);
+		kn(em, "port", h->ssh->port);
+		kv(em, "user", h->ssh->user);
+		kv(em, "identity", h->ssh->identity);
+		kv(em, "known_hosts", h->ssh->known_hosts);
+		if (h->ssh->legacy_crypto)
+			kv(em, "legacy_crypto", "true");
+		map_end(em);
+	}
+	if (h->network != NULL) {
+		str(em, "network");
+		map_begin(em, 0);
+		kv(em, "address", h->network->address);
+		kv(em, "gateway", h->network->gateway);
+		if (h->network->dns.n > 0) {
+			str(em, "dns");
+			seq_begin(em, 1);
+			for (i = 0; i < h->network->dns.n; i++)
+				str(em, h->network->dns.v[i]);
+			seq_end(em);
+		}
+		map_end(em);
+	}
 	if (h->nnics > 0) {
 		str(em, "nics");
 		seq_begin(em, 0);
@@ -174,6 +200,9 @@ emit_host(struct em *em, const struct lab_host *h)
 			kv(em, "kind", h->disks[i].kind);
 			kv(em, "size", size);
 			kv(em, "controller", h->disks[i].controller);
+			kv(em, "device", h->disks[i].device);
+			if (h->disks[i].boot)
+				kv(em, "boot", "true");
 			map_end(em);
 		}
 		seq_end(em);

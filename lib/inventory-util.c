@@ -29,6 +29,19 @@ host_release(struct lab_host *h)
 		free(h->bmc->privilege);
 		free(h->bmc);
 	}
+	if (h->ssh != NULL) {
+		free(h->ssh->address);
+		free(h->ssh->user);
+		free(h->ssh->identity);
+		free(h->ssh->known_hosts);
+		free(h->ssh);
+	}
+	if (h->network != NULL) {
+		free(h->network->address);
+		free(h->network->gateway);
+		lab_strv_release(&h->network->dns);
+		free(h->network);
+	}
 	for (i = 0; i < h->nnics; i++) {
 		free(h->nics[i].name);
 		free(h->nics[i].mac);
@@ -38,6 +51,7 @@ host_release(struct lab_host *h)
 		free(h->disks[i].slot);
 		free(h->disks[i].kind);
 		free(h->disks[i].controller);
+		free(h->disks[i].device);
 	}
 	free(h->disks);
 }

@@ -19,13 +19,17 @@
 /* The keys each mapping may hold: the YAML contract (add, never rename). */
 static const char *const top_keys[] = { "hosts", "switches", "groups", NULL };
 static const char *const host_keys[] = { "name", "model", "role", "groups",
-	"bmc", "nics", "disks", NULL };
+	"bmc", "ssh", "network", "nics", "disks", NULL };
 static const char *const bmc_keys[] = { "type", "address", "port",
 	"credential", "cipher_suite", "workarounds", "privilege", "timeout",
 	"retransmit", NULL };
 static const char *const privileges[] = { "user", "operator", "admin", NULL };
 static const char *const nic_keys[] = { "name", "mac", NULL };
 static const char *const disk_keys[] = { "slot", "kind", "size", "controller",
+	"device", "boot", NULL };
+static const char *const ssh_keys[] = { "address", "port", "user", "identity",
+	"known_hosts", "legacy_crypto", NULL };
+static const char *const network_keys[] = { "address", "gateway", "dns",
 	NULL };
 static const char *const switch_keys[] = { "name", "model", "address", "port",
 	"snmp", NULL };
@@ -259,6 +263,46 @@ want_int(struct ctx *c, const struct ynode *map, const char *key,
 	return 0;
 }
 
+/* An optional true/false; *ret is left alone when absent. */
+static int
+want_bool(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, int *ret)
+{
+	const struct ynode	*n = get(map, key);
+
+	if (n == NULL || yaml_is_null(n))
+		return 0;
+	if (n->kind == YNODE_SCALAR && n->plain) {
+		if (strcmp(n->value, "true") == 0) {
+			*ret = 1;
+			return 0;
+		}
+		if (strcmp(n->value, "false") == 0) {
+			*ret = 0;
+			return 0;
+		}
+	}
+	return fail(c, n, "'%s' of %s must be true or false", key, what);
+}
+
+/* An optional absolute path under key. */
+static int
+want_path(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, char **ret)
+{
+	if (want_str(c, map, key, what, 1, ret) == -1)
+		return -1;
+	if (*ret == NULL)
+		return 0;
+	if ((*ret)[0] != '/' && strncmp(*ret, "~/", 2) != 0)
+		return fail(c, get(map, key), "'%s' of %s must be an absolute "
+		    "path (or start with ~/), not '%.64s'", key, what, *ret);
+	if (strchr(*ret, '\n') != NULL || strchr(*ret, '\'') != NULL)
+		return fail(c, get(map, key), "'%s' of %s holds a quote or a "
+		    "newline", key, what);
+	return 0;
+}
+
 /* An address (IP literal or host name). */
 static int
 want_address(struct ctx *c, const struct ynode *map, const char *what,
@@ -390,6 +434,82 @@ load_bmc(struct ctx *c, const struct ynode *n, struct lab_host *h)
 }
 
 static int
+load_ssh(struct ctx *c, const struct ynode *n, struct lab_host *h)
+{
+	struct lab_ssh_cfg	*ssh;
+	char			 what[96];
+	const char		*why;
+
+	snprintf(what, sizeof(what), "the ssh of host '%s'", h->name);
+	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
+	    check_keys(c, n, ssh_keys, "ssh") == -1)
+		return -1;
+	if ((ssh = h->ssh = calloc(1, sizeof(*ssh))) == NULL)
+		return lab_err_oom(c->err);
+	ssh->port = 22;
+	ssh->loc = loc_of(c, n);
+	if (want_address(c, n, what, &ssh->address) == -1 ||
+	    want_int(c, n, "port", what, 1, 65535, &ssh->port) == -1 ||
+	    want_str(c, n, "user", what, 1, &ssh->user) == -1 ||
+	    want_path(c, n, "identity", what, &ssh->identity) == -1 ||
+	    want_path(c, n, "known_hosts", what, &ssh->known_hosts) == -1 ||
+	    want_bool(c, n, "legacy_crypto", what, &ssh->legacy_crypto) == -1)
+		return -1;
+	if (ssh->user != NULL && lab_check_name(ssh->user, &why) == -1)
+		return fail(c, get(n, "user"), "bad user '%.64s' in %s: %s",
+		    ssh->user, what, why);
+	if (ssh->user == NULL && (ssh->user = strdup("root")) == NULL)
+		return lab_err_oom(c->err);
+	return 0;
+}
+
+static int
+load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
+{
+	struct lab_netcfg	*net;
+	const struct ynode	*seq, *v;
+	char			 what[96];
+	const char		*why;
+	size_t			 i;
+
+	snprintf(what, sizeof(what), "the network of host '%s'", h->name);
+	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
+	    check_keys(c, n, network_keys, "network") == -1)
+		return -1;
+	if ((net = h->network = calloc(1, sizeof(*net))) == NULL)
+		return lab_err_oom(c->err);
+	net->loc = loc_of(c, n);
+	if (want_str(c, n, "address", what, 1, &net->address) == -1 ||
+	    want_str(c, n, "gateway", what, 1, &net->gateway) == -1)
+		return -1;
+	if (net->address != NULL &&
+	    lab_check_cidr(net->address, &why) == -1)
+		return fail(c, get(n, "address"), "bad address '%.64s' in %s: "
+		    "%s", net->address, what, why);
+	if (net->gateway != NULL && (lab_check_ip(net->gateway, &why) == -1))
+		return fail(c, get(n, "gateway"), "bad gateway '%.64s' in %s: "
+		    "%s", net->gateway, what, why);
+	if (net->gateway != NULL && net->address == NULL)
+		return fail(c, get(n, "gateway"), "%s has a gateway but no "
+		    "address (without an address the host uses DHCP)", what);
+	if ((seq = get(n, "dns")) == NULL || yaml_is_null(seq))
+		return 0;
+	if (want_kind(c, seq, YNODE_SEQ, "'dns'") == -1)
+		return -1;
+	for (i = 0; i < seq->n; i++) {
+		v = seq->items[i];
+		if (want_kind(c, v, YNODE_SCALAR, "a dns server") == -1)
+			return -1;
+		if (lab_check_ip(v->value, &why) == -1)
+			return fail(c, v, "bad dns server '%.64s' in %s: %s",
+			    v->value, what, why);
+		if (lab_strv_add(&net->dns, v->value) == -1)
+			return lab_err_oom(c->err);
+	}
+	return 0;
+}
+
+static int
 load_nics(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 {
 	const struct ynode	*n;
@@ -504,9 +624,22 @@ load_disks(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 		if (d->size_bytes == 0)
 			return fail(c, get(n, "size"), "disk in slot %s of "
 			    "host '%s' has size 0", d->slot, h->name);
-		if (want_name(c, n, "controller", what, 1, &d->controller) == -1)
+		if (want_name(c, n, "controller", what, 1, &d->controller) == -1 ||
+		    want_path(c, n, "device", what, &d->device) == -1 ||
+		    want_bool(c, n, "boot", what, &d->boot) == -1)
 			return -1;
+		if (d->device != NULL && strncmp(d->device, "/dev/", 5) != 0)
+			return fail(c, get(n, "device"), "device '%.64s' of the "
+			    "disk in slot %s of host '%s' is not under /dev/ "
+			    "(use a stable /dev/disk/by-id/... path)",
+			    d->device, d->slot, h->name);
 		s = get(n, "slot");
+		for (j = 0; d->device != NULL && j + 1 < h->ndisks; j++)
+			if (h->disks[j].device != NULL &&
+			    strcmp(h->disks[j].device, d->device) == 0)
+				return fail(c, get(n, "device"), "host '%s' "
+				    "has device %s twice (first at line %d)",
+				    h->name, d->device, h->disks[j].loc.line);
 		for (j = 0; j + 1 < h->ndisks; j++)
 			if (strcmp(h->disks[j].slot, d->slot) == 0)
 				return fail(c, s, "host '%s' has two disks in "
@@ -572,6 +705,12 @@ load_host(struct ctx *c, const struct ynode *n)
 		return -1;
 	if ((v = get(n, "bmc")) != NULL && !yaml_is_null(v) &&
 	    load_bmc(c, v, h) == -1)
+		return -1;
+	if ((v = get(n, "ssh")) != NULL && !yaml_is_null(v) &&
+	    load_ssh(c, v, h) == -1)
+		return -1;
+	if ((v = get(n, "network")) != NULL && !yaml_is_null(v) &&
+	    load_network(c, v, h) == -1)
 		return -1;
 	if ((v = get(n, "nics")) != NULL && !yaml_is_null(v) &&
 	    load_nics(c, v, h) == -1)

@@ -4,7 +4,9 @@
 
 /*
  * Shared by lib/ipmi.c (sessions, power, boot) and lib/ipmi-sensors.c
- * (SDR, sensors, SEL). Only these two files include FreeIPMI.
+ * (SDR, sensors, SEL), and for the workaround bits by lib/console.c
+ * (serial-over-LAN through libipmiconsole, itself built on FreeIPMI).
+ * Only these files include FreeIPMI.
  */
 
 #include <stdint.h>
@@ -33,6 +35,13 @@
 #define LAB_IPMI_WA_ASSUMEBMCOWNER	0x00040000u
 /* SEL (ipmi_sel_ctx_set_flags) */
 #define LAB_IPMI_WA_ASSUMESYSTEMEVENT	0x00100000u
+/* serial-over-LAN (libipmiconsole, lib/console.c): no effect elsewhere */
+#define LAB_IPMI_WA_SOLPAYLOADSIZE	0x01000000u
+#define LAB_IPMI_WA_SOLPORT		0x02000000u
+#define LAB_IPMI_WA_SOLSTATUS		0x04000000u
+#define LAB_IPMI_WA_SOLCHANNELSUPPORT	0x08000000u
+#define LAB_IPMI_WA_SERIALALERTSDEFERRED 0x10000000u
+#define LAB_IPMI_WA_SOLPACKETSEQ	0x20000000u
 
 /* One SDR record as read from the BMC. */
 struct lab_sdr_rec {

@@ -34,6 +34,13 @@ static const struct {
 	{ "ignorescanningdisabled", LAB_IPMI_WA_IGNORESCANNINGDISABLED },
 	{ "assumebmcowner",	LAB_IPMI_WA_ASSUMEBMCOWNER },
 	{ "assumesystemevent",	LAB_IPMI_WA_ASSUMESYSTEMEVENT },
+	/* ipmiconsole (serial-over-LAN) workarounds: lab console only. */
+	{ "solpayloadsize",	LAB_IPMI_WA_SOLPAYLOADSIZE },
+	{ "solport",		LAB_IPMI_WA_SOLPORT },
+	{ "solstatus",		LAB_IPMI_WA_SOLSTATUS },
+	{ "solchannelsupport",	LAB_IPMI_WA_SOLCHANNELSUPPORT },
+	{ "serialalertsdeferred", LAB_IPMI_WA_SERIALALERTSDEFERRED },
+	{ "solpacketseq",	LAB_IPMI_WA_SOLPACKETSEQ },
 	/* Lab reads the SDR record by record, never by count. */
 	{ "assumemaxsdrrecordcount", 0 },
 	{ "none",		0 },

@@ -233,6 +233,48 @@ bad:
 
 /* Checks an IP literal or a DNS host name. */
 int
+lab_check_ip(const char *s, const char **why)
+{
+	unsigned char	buf[16];
+
+	if (inet_pton(AF_INET, s, buf) == 1 || inet_pton(AF_INET6, s, buf) == 1)
+		return 0;
+	WHY("not an IPv4 or IPv6 address");
+	return -1;
+}
+
+int
+lab_check_cidr(const char *s, const char **why)
+{
+	unsigned char	 buf[16];
+	char		 ip[64];
+	const char	*slash = strchr(s, '/');
+	size_t		 n;
+	long		 len;
+	int		 v6;
+
+	if (slash == NULL || (n = (size_t)(slash - s)) == 0 ||
+	    n >= sizeof(ip)) {
+		WHY("write the address with its prefix length, as "
+		    "192.0.2.30/24");
+		return -1;
+	}
+	memcpy(ip, s, n);
+	ip[n] = '\0';
+	v6 = strchr(ip, ':') != NULL;
+	if (inet_pton(v6 ? AF_INET6 : AF_INET, ip, buf) != 1) {
+		WHY("not an IPv4 or IPv6 address before the '/'");
+		return -1;
+	}
+	if (lab_parse_int(slash + 1, v6 ? 1 : 1, v6 ? 128 : 32, &len) == -1) {
+		WHY(v6 ? "the prefix length must be 1 to 128" :
+		    "the prefix length must be 1 to 32");
+		return -1;
+	}
+	return 0;
+}
+
+int
 lab_check_address(const char *s, const char **why)
 {
 	unsigned char	 buf[16];

@@ -55,6 +55,34 @@ lab_render_host_fields(struct lab_json *j, const struct lab_host *h)
 			lab_json_null(j);
 		lab_json_obj_end(j);
 	}
+	lab_json_key(j, "ssh");
+	if (h->ssh == NULL)
+		lab_json_null(j);
+	else {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "address", h->ssh->address);
+		lab_json_kint(j, "port", h->ssh->port);
+		lab_json_kstr(j, "user", h->ssh->user);
+		lab_json_kstr(j, "identity", h->ssh->identity);
+		lab_json_kstr(j, "known_hosts", h->ssh->known_hosts);
+		lab_json_key(j, "legacy_crypto");
+		lab_json_bool(j, h->ssh->legacy_crypto);
+		lab_json_obj_end(j);
+	}
+	lab_json_key(j, "network");
+	if (h->network == NULL)
+		lab_json_null(j);
+	else {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "address", h->network->address);
+		lab_json_kstr(j, "gateway", h->network->gateway);
+		lab_json_key(j, "dns");
+		lab_json_arr_begin(j);
+		for (i = 0; i < h->network->dns.n; i++)
+			lab_json_str(j, h->network->dns.v[i]);
+		lab_json_arr_end(j);
+		lab_json_obj_end(j);
+	}
 	lab_json_key(j, "nics");
 	lab_json_arr_begin(j);
 	for (i = 0; i < h->nnics; i++) {
@@ -72,6 +100,9 @@ lab_render_host_fields(struct lab_json *j, const struct lab_host *h)
 		lab_json_kstr(j, "kind", h->disks[i].kind);
 		lab_json_kint(j, "size_bytes", (int64_t)h->disks[i].size_bytes);
 		lab_json_kstr(j, "controller", h->disks[i].controller);
+		lab_json_kstr(j, "device", h->disks[i].device);
+		lab_json_key(j, "boot");
+		lab_json_bool(j, h->disks[i].boot);
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);

@@ -77,7 +77,11 @@ load_hosts(struct lab_db *db, struct lab_report *r, int64_t **ids,
 
 	if (db_prepare(db, "SELECT h.id, h.name, h.model, h.role, b.type, "
 	    "b.address, b.port, ps.state, ps.seen_at, ps.checked_at, "
-	    "ps.bmc_reachable FROM hosts h "
+	    "ps.bmc_reachable, (SELECT pr.kind || ' ' || pr.layout || ' ' || "
+	    "pr.status || ' ' || strftime('%Y-%m-%dT%H:%M:%SZ', "
+	    "pr.started_at, 'unixepoch') || ' (run ' || pr.id || ')' "
+	    "FROM provision_runs pr WHERE pr.host = h.name "
+	    "ORDER BY pr.started_at DESC, pr.id DESC LIMIT 1) FROM hosts h "
 	    "LEFT JOIN bmcs b ON b.host_id = h.id "
 	    "LEFT JOIN power_state ps ON ps.host_id = h.id ORDER BY h.name",
 	    &st, err) == -1)
@@ -106,6 +110,7 @@ load_hosts(struct lab_db *db, struct lab_report *r, int64_t **ids,
 		h->power_seen = sqlite3_column_int64(st, 8);
 		h->power_checked = sqlite3_column_int64(st, 9);
 		h->bmc_reachable = sqlite3_column_int(st, 10);
+		h->last_run = db_text(st, 11);
 		if (h->name == NULL || h->model == NULL) {
 			rc = SQLITE_NOMEM;
 			break;
@@ -192,9 +197,11 @@ load_disks(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 	size_t			 i;
 	int			 rc;
 
-	/* member_of stays NULL until provisioning (issue 5) stores pools */
-	if (db_prepare(db, "SELECT host_id, slot, kind, size_bytes, "
-	    "controller FROM disks ORDER BY host_id, position", &st,
+	/* member_of: where the last done storage run put the disk */
+	if (db_prepare(db, "SELECT d.host_id, d.slot, d.kind, d.size_bytes, "
+	    "d.controller, m.member_of FROM disks d JOIN hosts h ON "
+	    "h.id = d.host_id LEFT JOIN disk_members m ON m.host = h.name "
+	    "AND m.slot = d.slot ORDER BY d.host_id, d.position", &st,
 	    err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -211,6 +218,7 @@ load_disks(struct lab_db *db, struct lab_report *r, const int64_t *ids,
 		d->kind = db_text(st, 2);
 		d->size_bytes = (uint64_t)sqlite3_column_int64(st, 3);
 		d->controller = db_text(st, 4);
+		d->member_of = db_text(st, 5);
 	}
 	if (rc != SQLITE_DONE)
 		return step_fail(db, st, rc, err, "read disks");

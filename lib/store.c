@@ -84,6 +84,75 @@ load_hosts(struct lab_db *db, struct lab_inventory *inv, const char *file,
 }
 
 static int
+load_ssh(struct lab_db *db, struct lab_inventory *inv, const char *file,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	struct lab_host	*h;
+	size_t		 hint = 0;
+	int		 rc;
+
+	if (db_prepare(db, "SELECT h.name, s.address, s.port, s.user, "
+	    "s.identity, s.known_hosts, s.legacy_crypto FROM host_ssh s "
+	    "JOIN hosts h ON h.id = s.host_id ORDER BY h.name", &st,
+	    err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		h = host_at(inv, (const char *)sqlite3_column_text(st, 0), &hint);
+		if (h == NULL)
+			continue;
+		if ((h->ssh = calloc(1, sizeof(*h->ssh))) == NULL) {
+			sqlite3_finalize(st);
+			return lab_err_oom(err);
+		}
+		h->ssh->address = db_text(st, 1);
+		h->ssh->port = sqlite3_column_int(st, 2);
+		h->ssh->user = db_text(st, 3);
+		h->ssh->identity = db_text(st, 4);
+		h->ssh->known_hosts = db_text(st, 5);
+		h->ssh->legacy_crypto = sqlite3_column_int(st, 6);
+		h->ssh->loc.file = file;
+	}
+	if (rc != SQLITE_DONE)
+		return step_fail(db, st, err, "read ssh settings");
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int
+load_network(struct lab_db *db, struct lab_inventory *inv, const char *file,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	struct lab_host	*h;
+	size_t		 hint = 0;
+	int		 rc;
+
+	if (db_prepare(db, "SELECT h.name, n.address, n.gateway, n.dns "
+	    "FROM host_network n JOIN hosts h ON h.id = n.host_id "
+	    "ORDER BY h.name", &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		h = host_at(inv, (const char *)sqlite3_column_text(st, 0), &hint);
+		if (h == NULL)
+			continue;
+		if ((h->network = calloc(1, sizeof(*h->network))) == NULL ||
+		    split_words(&h->network->dns,
+		    (const char *)sqlite3_column_text(st, 3)) == -1) {
+			sqlite3_finalize(st);
+			return lab_err_oom(err);
+		}
+		h->network->address = db_text(st, 1);
+		h->network->gateway = db_text(st, 2);
+		h->network->loc.file = file;
+	}
+	if (rc != SQLITE_DONE)
+		return step_fail(db, st, err, "read network settings");
+	sqlite3_finalize(st);
+	return 0;
+}
+
+static int
 load_children(struct lab_db *db, struct lab_inventory *inv, const char *file,
     struct lab_err *err)
 {
@@ -121,6 +190,9 @@ load_children(struct lab_db *db, struct lab_inventory *inv, const char *file,
 	if (rc != SQLITE_DONE)
 		return step_fail(db, st, err, "read bmcs");
 	sqlite3_finalize(st);
+	if (load_ssh(db, inv, file, err) == -1 ||
+	    load_network(db, inv, file, err) == -1)
+		return -1;
 
 	hint = 0;
 	if (db_prepare(db, "SELECT h.name, n.name, n.mac, "
@@ -149,7 +221,8 @@ load_children(struct lab_db *db, struct lab_inventory *inv, const char *file,
 	hint = 0;
 	if (db_prepare(db, "SELECT h.name, d.slot, d.kind, d.size_bytes, "
 	    "d.controller, "
-	    "(SELECT count(*) FROM disks e WHERE e.host_id = d.host_id) "
+	    "(SELECT count(*) FROM disks e WHERE e.host_id = d.host_id), "
+	    "d.device, d.boot "
 	    "FROM disks d JOIN hosts h ON h.id = d.host_id "
 	    "ORDER BY h.name, d.position", &st, err) == -1)
 		return -1;
@@ -167,6 +240,8 @@ load_children(struct lab_db *db, struct lab_inventory *inv, const char *file,
 		d->kind = db_text(st, 2);
 		d->size_bytes = (uint64_t)sqlite3_column_int64(st, 3);
 		d->controller = db_text(st, 4);
+		d->device = db_text(st, 6);
+		d->boot = sqlite3_column_int(st, 7);
 		d->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -7,6 +8,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "lab/parse.h"
 #include "yaml-priv.h"
 
 struct loader {
@@ -442,4 +444,16 @@ yaml_file_read(int fd, const char *path, size_t max, char **ret,
 out:
 	close(fd);
 	return rc;
+}
+
+int
+lab_file_read(const char *path, size_t max, char **ret, size_t *retlen,
+    struct lab_err *err)
+{
+	int	fd;
+
+	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1)
+		return lab_err_set(err, LAB_EXIT_ENV, "cannot open %s: %s", path,
+		    strerror(errno));
+	return yaml_file_read(fd, path, max, ret, retlen, err);
 }

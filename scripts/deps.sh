@@ -5,29 +5,36 @@
 #   sh scripts/deps.sh demo     to build it and run the demo
 #   sh scripts/deps.sh test     to build it and run every test
 #   sh scripts/deps.sh package  to build the Debian package
+#   sh scripts/deps.sh bench    to build it and run the benchmarks (bench/)
 # Runs as root (or through sudo); installs nothing that is already there.
 set -eu
 
 build="meson ninja-build pkg-config gcc python3 libsqlite3-dev libyaml-dev
-libssh2-1-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev"
+libssh2-1-dev libssl-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev"
 # the man pages (meson -Dman=disabled builds without)
 build="$build scdoc"
 # the demo simulates the lab's BMCs with ipmi_sim
 demo="$build openipmi iproute2 util-linux snmpsim snmp"
 # the real peers the tests run against, and the tools they compare with
 test="$demo freeipmi-tools ipmitool sqlite3 python3 clang
-libclang-rt-14-dev libxml2-utils chromium"
+libclang-rt-14-dev libxml2-utils chromium shellcheck netplan.io"
+# private sshd targets (tests/integration/sshd.sh), zfs-fuse for provision
+test="$test openssh-server openssh-client openssl zfs-fuse"
 # the "lab in a box" VM (tests/vm): its image is built with debootstrap
-test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs openssh-client"
+test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs"
 # the Debian package (scripts/package.sh)
 package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
+# the tools the benchmarks compare lab with (bench/power, bench/push)
+bench="$test pssh ansible-core bc"
 
 case ${1:-build} in
 build) want=$build ;;
 demo) want=$demo ;;
 test) want=$test ;;
 package) want=$package ;;
-*) echo "usage: sh scripts/deps.sh build|demo|test|package" >&2; exit 2 ;;
+bench) want=$bench ;;
+*) echo "usage: sh scripts/deps.sh build|demo|test|package|bench" >&2
+   exit 2 ;;
 esac
 
 missing=

@@ -45,6 +45,27 @@ struct lab_disk {
 	char		*kind;		/* sata | sas | ssd | nvme */
 	uint64_t	 size_bytes;
 	char		*controller;	/* "onboard", "sc44ge", ... or NULL */
+	char		*device;	/* path on the host, or NULL */
+	int		 boot;		/* holds the running system */
+	struct lab_loc	 loc;
+};
+
+/* How lab reaches a host over SSH (provisioning). */
+struct lab_ssh_cfg {
+	char		*address;
+	int		 port;		/* default 22 */
+	char		*user;		/* default "root" */
+	char		*identity;	/* private key file, or NULL: agent */
+	char		*known_hosts;	/* or NULL: ~/.ssh/known_hosts */
+	int		 legacy_crypto;	/* allow iLO 2's old algorithms */
+	struct lab_loc	 loc;
+};
+
+/* The host's own address, moved to a bond or bridge by provisioning. */
+struct lab_netcfg {
+	char		*address;	/* "192.0.2.30/24", or NULL: DHCP */
+	char		*gateway;	/* or NULL */
+	struct lab_strv	 dns;
 	struct lab_loc	 loc;
 };
 
@@ -54,6 +75,8 @@ struct lab_host {
 	char		*role;
 	struct lab_strv	 groups;	/* in declared order */
 	struct lab_bmc	*bmc;		/* NULL: no BMC */
+	struct lab_ssh_cfg *ssh;	/* NULL: not reachable over SSH */
+	struct lab_netcfg *network;	/* NULL: not declared */
 	struct lab_nic	*nics;
 	size_t		 nnics;
 	struct lab_disk	*disks;

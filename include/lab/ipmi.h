@@ -136,7 +136,10 @@ void	lab_sel_free(struct lab_sel_entry *, size_t n);
  * unexpectedauth, forcepermsg, endianseq, noauthcodecheck, ignoreauthcode:
  * no effect on IPMI 2.0), the ipmi-sensors and ipmi-sel words
  * (discretereading, ignorescanningdisabled, assumebmcowner,
- * assumesystemevent, assumemaxsdrrecordcount) and "none".
+ * assumesystemevent, assumemaxsdrrecordcount), the ipmiconsole words
+ * for serial-over-LAN (solpayloadsize, solport, solstatus,
+ * solchannelsupport, serialalertsdeferred, solpacketseq: used by lab
+ * console only) and "none".
  * Returns -1 for an unknown word.
  */
 int	lab_ipmi_workaround_parse(const char *word, unsigned *bits);

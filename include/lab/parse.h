@@ -5,6 +5,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lab/err.h"
+
 /*
  * Small value parsers shared by the inventory loader and the commands.
  * Each returns 0 on success and -1 on bad input, with a plain reason in
@@ -35,6 +37,12 @@ void	lab_format_size_human(uint64_t, char *buf, size_t len);
  */
 int	lab_parse_mac(const char *, char *ret, const char **why);
 
+/* An IPv4 or IPv6 literal (no host names). */
+int	lab_check_ip(const char *, const char **why);
+
+/* An IPv4 or IPv6 address with a prefix length: "192.0.2.30/24". */
+int	lab_check_cidr(const char *, const char **why);
+
 /* An IPv4 or IPv6 literal, or a DNS host name (RFC 1123). */
 int	lab_check_address(const char *, const char **why);
 
@@ -47,5 +55,12 @@ int	lab_check_name(const char *, const char **why);
 
 /* A decimal integer in [min, max] with nothing after it. */
 int	lab_parse_int(const char *, long min, long max, long *ret);
+
+/*
+ * Reads a whole regular file of at most max bytes, NUL-terminated, into
+ * *ret (caller-owned). Errors name path.
+ */
+int	lab_file_read(const char *path, size_t max, char **ret, size_t *retlen,
+	    struct lab_err *err);
 
 #endif

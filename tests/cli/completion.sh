@@ -61,6 +61,13 @@ check lab completion words h -- hosts
 check lab --db "$T/lab.db" power status neo -- neo
 check lab --v -- --version
 check lab switch sync sg200 --d -- --db --dry-run
+check lab cons -- console
+check lab console micro -- microserver1 microserver2
+check lab console neo --f -- --force
+check lab media i -- insert
+check lab media insert n -- nas neo
+check lab media insert neo http://x --b -- --boot-once
+check lab media status @x -- @xen
 
 # the zsh script is the same tables under bashcompinit
 lab completion zsh | head -1 | grep -q '^#compdef lab$' ||

@@ -51,9 +51,9 @@ p = sys.argv[1]
 s = open(p).read()
 # ml115 leaves the lab; nas gets a disk in its eSATA slot
 s = re.sub(r"  - name: ml115\n(    .*\n|\n)*?(?=  - name: )", "", s)
-s = s.replace("      - {slot: odd, kind: sata, size: 250GB, controller: "
-    "onboard-ide}\n", "      - {slot: odd, kind: sata, size: 250GB, "
-    "controller: onboard-ide}\n      - {slot: esata, kind: sata, size: 3TB, "
+old = "ata-ST3250318AS_9VY00001, boot: true}\n"
+assert old in s, "the nas's boot disk line moved: update this test"
+s = s.replace(old, old + "      - {slot: esata, kind: sata, size: 3TB, "
     "controller: onboard}\n", 1)
 open(p, "w").write(s)
 END

@@ -20,6 +20,7 @@ T=$(mktemp -d)
 trap 'rm -rf "$T"' EXIT INT TERM
 case $NAME in
 mib) files="$SRC/lib/mib/[a-z]*.c $SRC/lib/str.c $SRC/lib/err.c" ;;
+template) files="$SRC/lib/template.c $SRC/lib/str.c $SRC/lib/err.c" ;;
 *) echo "fuzz: unknown target $NAME" >&2; exit 2 ;;
 esac
 # shellcheck disable=SC2086

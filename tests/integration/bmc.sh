@@ -13,8 +13,16 @@
 # helper.log, temp, fan). Users: 2 admin/password (admin; the password is
 # $BMC_PASSWORD when set, so secret-leak tests can grep for it), 3 operator/oppass
 # (operator), 4 userpw/userpass (user). DIR must not contain spaces.
+#
+# Serial-over-LAN: with BMC_SOL_PORT set, each BMC started gets a serial
+# console: console-server.py listening on its own address, TCP port
+# BMC_SOL_PORT, which ipmi_sim connects to (lan.conf: sol "tcp:..."), in
+# DIR/bmcK/console (in: what reached it, conns: a line per connection).
+# bmc_start then also waits until each simulator is connected to its
+# console (ipmi_sim tries every 10 s: up to ~10 s).
 
 BMC_READY_TIMEOUT=${BMC_READY_TIMEOUT:-10}	# seconds for all to bind
+BMC_SOL_TIMEOUT=${BMC_SOL_TIMEOUT:-30}	# seconds for the consoles
 
 # Exits 77 (skip) when ipmi_sim or its tools are missing, or 1 with a
 # message when LAB_TEST_REQUIRE_SIM=1 (CI) says they must be there.
@@ -28,6 +36,10 @@ bmc_require()
 	command -v ss >/dev/null 2>&1 || _bmc_missing="$_bmc_missing ss"
 	command -v setsid >/dev/null 2>&1 ||
 	    _bmc_missing="$_bmc_missing setsid"
+	if [ -n "${BMC_SOL_PORT:-}" ]; then
+		command -v python3 >/dev/null 2>&1 ||
+		    _bmc_missing="$_bmc_missing python3"
+	fi
 	[ -z "$_bmc_missing" ] && return 0
 	if [ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ]; then
 		echo "bmc.sh: missing:$_bmc_missing (packages openipmi," \
@@ -44,6 +56,18 @@ bmc_require()
 bmc_addr()
 {
 	echo "${BMC_NET:-127.0.1}.$1"
+}
+
+# The console-server.py beside this file.
+_bmc_console_server()
+{
+	echo "${BMC_SRCDIR:-$(dirname "$0")}/console-server.py"
+}
+
+# Prints what reached the serial console of BMC K.
+bmc_console_in()
+{
+	cat "$1/bmc$2/console/in" 2>/dev/null
 }
 
 # Prints the helper's power state of BMC K: 0 or 1.
@@ -260,6 +284,13 @@ EOF
 	}
 }
 
+# The sol line when BMC_SOL_PORT is set.
+_bmc_sol_line()
+{
+	[ -z "${BMC_SOL_PORT:-}" ] ||
+	    echo "  sol \"tcp:$(bmc_addr "$1"):$BMC_SOL_PORT\" 115200"
+}
+
 # The chassis_control line, or none when BMC_NO_HELPER=1: then ipmi_sim
 # answers chassis status itself (always off) without running a shell per
 # request, as a benchmark of many BMCs on two cores needs.
@@ -309,6 +340,7 @@ set_working_mc 0x20
     guid a123456789abcdefa123456789ab$(printf '%04x' "$2")
   endlan
 $(_bmc_chassis_line "$1" "$_b")
+$(_bmc_sol_line "$2")
   user 2 true "admin" "${BMC_PASSWORD:-password}" admin 10 none md2 md5 straight
   user 3 true "operator" "oppass" operator 10 none md2 md5 straight
   user 4 true "userpw" "userpass" user 10 none md2 md5 straight
@@ -354,6 +386,9 @@ bmc_start()
 			return 1
 		fi
 		_bmc_write_bmc "$_bd" "$_bi" || return 1
+		if [ -n "${BMC_SOL_PORT:-}" ]; then
+			_bmc_console_start "$_bd" "$_bi" || return 1
+		fi
 		# sh writes its own PID, then becomes ipmi_sim: the PID is the
 		# process group setsid made, whether or not setsid forked.
 		(cd "$_bd/bmc$_bi" && exec setsid sh -c \
@@ -362,7 +397,49 @@ bmc_start()
 		    </dev/null >"$_bd/bmc$_bi/ipmi_sim.log" 2>&1 &)
 		_bi=$((_bi + 1))
 	done
-	_bmc_wait_ready "$_bd" "$_bk" "$_bn"
+	_bmc_wait_ready "$_bd" "$_bk" "$_bn" || return 1
+	[ -z "${BMC_SOL_PORT:-}" ] || _bmc_wait_consoles "$_bd" "$_bk" "$_bn"
+}
+
+# Starts BMC K's console server and waits until it listens.
+_bmc_console_start()
+{
+	_bc=$1/bmc$2/console
+	mkdir -p "$_bc" || return 1
+	: >"$_bc/in"
+	(exec setsid sh -c 'echo $$ >>"$1"; exec python3 "$2" "$3" "$4" "$5"' \
+	    sh "$1/pids" "$(_bmc_console_server)" "$(bmc_addr "$2")" \
+	    "$BMC_SOL_PORT" "$_bc" </dev/null >"$_bc/server.log" 2>&1 &)
+	_bend=$(($(date +%s) + BMC_READY_TIMEOUT))
+	until [ -s "$_bc/listening" ]; do
+		if [ "$(date +%s)" -ge "$_bend" ]; then
+			echo "bmc.sh: console of BMC $2 not listening on" \
+			    "$(bmc_addr "$2"):$BMC_SOL_PORT:" >&2
+			cat "$_bc/server.log" >&2
+			return 1
+		fi
+		sleep 0.02
+	done
+}
+
+# Polls until BMCs FIRST..FIRST+N-1 of DIR are connected to their consoles.
+_bmc_wait_consoles()
+{
+	_bend=$(($(date +%s) + BMC_SOL_TIMEOUT))
+	_bi=$2
+	while [ "$_bi" -lt $(($2 + $3)) ]; do
+		until [ -s "$1/bmc$_bi/console/conns" ]; do
+			if [ "$(date +%s)" -ge "$_bend" ]; then
+				echo "bmc.sh: BMC $_bi not connected to its" \
+				    "console after ${BMC_SOL_TIMEOUT}s" >&2
+				cat "$1/bmc$_bi/ipmi_sim.log" \
+				    "$1/bmc$_bi/console/server.log" >&2
+				return 1
+			fi
+			sleep 0.05
+		done
+		_bi=$((_bi + 1))
+	done
 }
 
 # Polls ss until BMCs FIRST..FIRST+N-1 of DIR are bound by their ipmi_sim.
@@ -401,19 +478,20 @@ _bmc_wait_ready()
 	done
 }
 
-# Stops every process group recorded in DIR/pids and waits for them.
+# Stops every process group recorded in DIR/pids and waits for them (one
+# a test already stopped itself is skipped, also under set -e).
 bmc_stop()
 {
 	[ -f "$1/pids" ] || return 0
 	_bpids=$(cat "$1/pids")
 	for _bp in $_bpids; do
-		kill -TERM "-$_bp" 2>/dev/null
+		kill -TERM "-$_bp" 2>/dev/null || true
 	done
 	_bend=$(($(date +%s) + 5))
 	for _bp in $_bpids; do
 		while _bmc_alive "$_bp"; do
 			if [ "$(date +%s)" -ge "$_bend" ]; then
-				kill -KILL "-$_bp" 2>/dev/null
+				kill -KILL "-$_bp" 2>/dev/null || true
 				break
 			fi
 			sleep 0.02

@@ -18,8 +18,8 @@ LAB=$1
 SRC=$2
 VM_SRC=$SRC
 LAB_VM_ZFS=${LAB_VM_ZFS:-0}
-# Integrator: flip to 1 when "lab provision" is on main.
-LAB_VM_PROVISION=${LAB_VM_PROVISION:-0}
+# lab provision is on main: its cases run unless LAB_VM_PROVISION=0.
+LAB_VM_PROVISION=${LAB_VM_PROVISION:-1}
 
 . "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/vm/vm.sh"

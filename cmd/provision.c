@@ -1,0 +1,440 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "lab/json.h"
+#include "lab/parse.h"
+#include "lab/plan.h"
+#include "lab/provision.h"
+#include "lab/ssh.h"
+#include "lab/target.h"
+#include "lab.h"
+
+#define LAYOUT_MAX	(256 * 1024)
+
+static const char *const zfs_layouts[] = { "raid10", "raidz1", "raidz2",
+	"mirror", "stripe", NULL };
+
+/* Is the layout a file rather than a name? */
+static int
+is_layout_file(const char *l)
+{
+	size_t	n = strlen(l);
+
+	return strchr(l, '/') != NULL || (n > 5 &&
+	    strcmp(l + n - 5, ".yaml") == 0) || (n > 4 &&
+	    strcmp(l + n - 4, ".yml") == 0);
+}
+
+static int
+is_zfs(const char *l)
+{
+	size_t	i;
+
+	for (i = 0; zfs_layouts[i] != NULL; i++)
+		if (strcmp(l, zfs_layouts[i]) == 0)
+			return 1;
+	return 0;
+}
+
+/* "~/x" under $HOME; else a copy. */
+static char *
+expand_home(const char *p)
+{
+	const char	*home = getenv("HOME");
+
+	if (p == NULL)
+		return NULL;
+	if (strncmp(p, "~/", 2) == 0 && home != NULL)
+		return lab_asprintf("%s/%s", home, p + 2);
+	return lab_strdup(p);
+}
+
+/* Splits "1,2,3" into v (pointers into a copy owned by v). */
+static int
+split_list(const char *s, struct lab_strv *v, struct lab_err *err)
+{
+	char	*copy, *p, *tok, *save = NULL;
+
+	if (s == NULL)
+		return 0;
+	if ((copy = lab_strdup(s)) == NULL)
+		return lab_err_oom(err);
+	for (p = copy; (tok = strtok_r(p, ", ", &save)) != NULL; p = NULL)
+		if (lab_strv_add(v, tok) == -1) {
+			free(copy);
+			return lab_err_oom(err);
+		}
+	free(copy);
+	return 0;
+}
+
+struct prov {
+	struct lab_call		*call;
+	const struct lab_host	*host;
+	struct lab_strv		 disks, nics;
+	char			*layout_text;
+	struct lab_storage_req	 sreq;
+	struct lab_bond_req	 breq;
+	struct lab_bond_nics	 seen;
+	struct lab_plan		*plan;
+	struct lab_ssh_opts	 ssh;
+	char			*identity, *known_hosts;
+};
+
+static void
+prov_release(struct prov *p)
+{
+	lab_strv_release(&p->disks);
+	lab_strv_release(&p->nics);
+	free(p->layout_text);
+	lab_bond_nics_release(&p->seen);
+	lab_plan_free(p->plan);
+	free(p->identity);
+	free(p->known_hosts);
+}
+
+static int
+make_plan(struct prov *p, struct lab_err *err)
+{
+	lab_plan_free(p->plan);
+	p->plan = NULL;
+	if (p->sreq.layout != NULL || p->sreq.layout_text != NULL)
+		return lab_plan_storage(p->host, &p->sreq, &p->plan, err);
+	return lab_plan_bond(p->host, &p->breq, &p->plan, err);
+}
+
+static int
+storage_req(struct prov *p, const char *layout, struct lab_err *err)
+{
+	struct lab_call	*call = p->call;
+	size_t		 len;
+
+	memset(&p->sreq, 0, sizeof(p->sreq));
+	if (is_layout_file(layout)) {
+		if (lab_file_read(layout, LAYOUT_MAX, &p->layout_text, &len,
+		    err) == -1)
+			return -1;
+		p->sreq.layout_name = layout;
+		p->sreq.layout_text = p->layout_text;
+	} else
+		p->sreq.layout = layout;
+	if (split_list(cmd_opt(call, "disks"), &p->disks, err) == -1)
+		return -1;
+	if (p->disks.n > 0) {
+		p->sreq.disks = (const char *const *)p->disks.v;
+		p->sreq.ndisks = p->disks.n;
+	}
+	p->sreq.cache = cmd_opt(call, "cache");
+	p->sreq.log = cmd_opt(call, "log");
+	p->sreq.pool = cmd_opt(call, "pool");
+	p->sreq.force = cmd_opt(call, "force") != NULL;
+	p->sreq.facts.zfs_lz4 = -1;
+	return 0;
+}
+
+static int
+bond_req(struct prov *p, const char *mode, struct lab_err *err)
+{
+	struct lab_call	*call = p->call;
+
+	memset(&p->breq, 0, sizeof(p->breq));
+	p->breq.mode = mode;
+	if (split_list(cmd_opt(call, "nics"), &p->nics, err) == -1)
+		return -1;
+	if (p->nics.n > 0) {
+		p->breq.nics = (const char *const *)p->nics.v;
+		p->breq.nnics = p->nics.n;
+	}
+	p->breq.bridge = cmd_opt(call, "bridge");
+	p->breq.renderer = cmd_opt(call, "renderer");
+	if (lab_db_bond_nics(call->db, p->host, &p->seen, err) == -1)
+		return -1;
+	p->breq.seen = p->seen.v;
+	p->breq.nseen = p->seen.n;
+	return 0;
+}
+
+static int
+print_plan(struct prov *p, const struct lab_apply *a, struct lab_err *err)
+{
+	struct lab_buf	 b;
+	struct lab_json	 j;
+	size_t		 i;
+	int		 rc;
+
+	lab_buf_init(&b);
+	if (!p->call->json) {
+		if (lab_plan_text(p->plan, &b, err) == -1) {
+			lab_buf_release(&b);
+			return -1;
+		}
+		rc = cmd_write(&b, err);
+		lab_buf_release(&b);
+		return rc;
+	}
+	lab_json_init(&j, &b);
+	if (a == NULL)
+		lab_plan_json(&j, p->plan);
+	else {
+		/* {plan, run: {id, status, failed_step, message, steps}} */
+		lab_json_obj_begin(&j);
+		lab_json_key(&j, "plan");
+		lab_plan_json(&j, p->plan);
+		lab_json_key(&j, "run");
+		lab_json_obj_begin(&j);
+		lab_json_kint(&j, "id", a->run_id);
+		lab_json_kstr(&j, "status", lab_run_status_name(a->status));
+		lab_json_key(&j, "failed_step");
+		if (a->status == LAB_RUN_DONE)
+			lab_json_null(&j);
+		else
+			lab_json_int(&j, (int64_t)a->failed_step);
+		lab_json_kstr(&j, "message", a->message[0] ? a->message : NULL);
+		lab_json_key(&j, "steps");
+		lab_json_arr_begin(&j);
+		for (i = 0; i < a->nresults && a->results[i].ran; i++) {
+			lab_json_obj_begin(&j);
+			lab_json_key(&j, "exit_status");
+			if (a->results[i].exit_status < 0)
+				lab_json_null(&j);
+			else
+				lab_json_int(&j, a->results[i].exit_status);
+			lab_json_kstr(&j, "output", a->results[i].output);
+			lab_json_kint(&j, "elapsed_ms", a->results[i].elapsed_ms);
+			lab_json_obj_end(&j);
+		}
+		lab_json_arr_end(&j);
+		lab_json_obj_end(&j);
+		lab_json_obj_end(&j);
+	}
+	lab_json_end(&j);
+	rc = cmd_write(&b, err);
+	lab_buf_release(&b);
+	return rc;
+}
+
+static const char *const kind_words[] = { "check", "run", "write" };
+
+static void
+step_begin(void *arg, size_t i, const struct lab_step *st)
+{
+	const struct lab_plan	*plan = arg;
+	const char		*nl = strchr(st->text, '\n');
+
+	fprintf(stderr, "[%zu/%zu] %s %.*s%s ... ", i + 1, plan->nsteps,
+	    kind_words[st->kind], nl ? (int)(nl - st->text) : 72, st->text,
+	    nl || strlen(st->text) > 72 ? "…" : "");
+	fflush(stderr);
+}
+
+static void
+step_end(void *arg, size_t i, const struct lab_step *st,
+    const struct lab_step_result *r)
+{
+	(void)arg;
+	(void)i;
+	(void)st;
+	if (r->exit_status == 0 || (r->exit_status < 0 && r->note[0] &&
+	    strstr(r->note, "(expected)") != NULL))
+		fprintf(stderr, "ok (%.1f s)%s%s\n", r->elapsed_ms / 1000.0,
+		    r->exit_status < 0 ? ": " : "",
+		    r->exit_status < 0 ? r->note : "");
+	else {
+		fprintf(stderr, "failed (%.1f s): %s\n", r->elapsed_ms / 1000.0,
+		    r->note);
+		if (r->output != NULL && *r->output != '\0')
+			fprintf(stderr, "%s%s", r->output,
+			    r->output[strlen(r->output) - 1] == '\n' ? "" : "\n");
+	}
+}
+
+static int
+ssh_opts(struct prov *p, struct lab_err *err)
+{
+	const struct lab_ssh_cfg	*c = p->host->ssh;
+
+	if (c == NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "host '%s' has no ssh: "
+		    "block in the inventory (address, port, user, identity, "
+		    "known_hosts): lab cannot reach it", p->host->name);
+	p->identity = expand_home(c->identity);
+	p->known_hosts = expand_home(c->known_hosts);
+	memset(&p->ssh, 0, sizeof(p->ssh));
+	p->ssh.label = p->host->name;
+	p->ssh.address = c->address;
+	p->ssh.port = c->port;
+	p->ssh.user = c->user;
+	p->ssh.identity = p->identity;
+	p->ssh.known_hosts = p->known_hosts;
+	p->ssh.legacy_crypto = c->legacy_crypto;
+	p->ssh.accept_new = cmd_opt(p->call, "accept-new") != NULL;
+	return 0;
+}
+
+/* Reads what the plan depends on off the target, and plans again. */
+static int
+read_facts(struct prov *p, struct lab_ssh *s, struct lab_err *err)
+{
+	struct lab_ssh_result	r;
+
+	if (p->sreq.layout == NULL || !is_zfs(p->sreq.layout))
+		return 0;
+	memset(&r, 0, sizeof(r));
+	if (lab_ssh_exec(s, "command -v zpool >/dev/null || exit 127; "
+	    "zpool upgrade -v", NULL, 0, 120000, &r, err) == -1)
+		return -1;
+	if (r.exit_status == 127) {
+		lab_ssh_result_free(&r);
+		return lab_err_set(err, LAB_EXIT_PARTIAL, "%s has no zpool "
+		    "command: install ZFS there first (zfsutils-linux)",
+		    p->host->name);
+	}
+	p->sreq.facts.zfs_lz4 = r.out != NULL &&
+	    memmem(r.out, r.outlen, "lz4_compress", 12) != NULL;
+	lab_ssh_result_free(&r);
+	return make_plan(p, err);
+}
+
+static int
+apply(struct prov *p, struct lab_err *err)
+{
+	struct lab_call		*call = p->call;
+	struct lab_ssh_hostkey	 key;
+	struct lab_apply_hooks	 hooks;
+	struct lab_apply	 a;
+	int			 rc;
+
+	if (p->plan->placeholders)
+		return lab_err_set(err, LAB_EXIT_INPUT, "cannot apply: some "
+		    "disks of %s have no 'device' in the inventory (the plan "
+		    "shows them as placeholders)", p->host->name);
+	if (ssh_opts(p, err) == -1)
+		return -1;
+	memset(&a, 0, sizeof(a));
+	memset(&key, 0, sizeof(key));
+	if (lab_ssh_connect(&p->ssh, &a.conn, &key, err) == -1)
+		return -1;
+	if (key.added) {
+		fprintf(stderr, "lab: added %s's %s host key %s to %s\n",
+		    p->host->name, key.type, key.fingerprint,
+		    p->known_hosts ? p->known_hosts : "~/.ssh/known_hosts");
+		snprintf(call->audit_msg, sizeof(call->audit_msg), "accepted "
+		    "new host key %s %s", key.type, key.fingerprint);
+	}
+	if (read_facts(p, a.conn, err) == -1) {
+		lab_apply_release(&a);
+		return -1;
+	}
+	if (!call->json && print_plan(p, NULL, err) == -1) {
+		lab_apply_release(&a);
+		return -1;
+	}
+	hooks.begin = step_begin;
+	hooks.end = step_end;
+	hooks.arg = p->plan;
+	a.ssh = &p->ssh;
+	a.hooks = &hooks;
+	a.now = call->now;
+	if (lab_apply_plan(call->db, p->plan, &a, err) == -1) {
+		lab_apply_release(&a);
+		return -1;
+	}
+	if (call->json && print_plan(p, &a, err) == -1) {
+		lab_apply_release(&a);
+		return -1;
+	}
+	if (a.status == LAB_RUN_DONE) {
+		fprintf(stderr, "lab: %s: %s %s applied (run %lld)\n",
+		    p->host->name, p->plan->kind, p->plan->layout,
+		    (long long)a.run_id);
+		rc = 0;
+	} else {
+		rc = lab_err_set(err, LAB_EXIT_PARTIAL, "%s: run %lld %s: %s",
+		    p->host->name, (long long)a.run_id,
+		    lab_run_status_name(a.status), a.message);
+	}
+	lab_apply_release(&a);
+	return rc;
+}
+
+static int
+provision_run(struct lab_call *call, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	const char	*layout = cmd_opt(call, "layout");
+	const char	*bond = cmd_opt(call, "bond");
+	struct lab_strv	 none;
+	struct prov	 p;
+	int		 yes = cmd_opt(call, "yes") != NULL, rc;
+
+	if ((layout == NULL) == (bond == NULL))
+		return lab_err_set(err, LAB_EXIT_INPUT, "say what to provision: "
+		    "--layout LAYOUT (storage) or --bond MODE (network), one "
+		    "at a time"), LAB_EXIT_INPUT;
+	if (yes && call->dry_run)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--yes applies the "
+		    "plan and --dry-run only prints it: give one"),
+		    LAB_EXIT_INPUT;
+	call->no_audit = !yes;
+	if (cmd_inventory(call, &inv, err) == -1)
+		return err->code;
+	memset(&p, 0, sizeof(p));
+	p.call = call;
+	if ((p.host = lab_inventory_host(inv, call->argv[0])) == NULL) {
+		if (lab_target_resolve(inv, call->argv, 1, 0, &none, err) == 0) {
+			lab_strv_release(&none);
+			lab_err_set(err, LAB_EXIT_INPUT, "'%s' is not a host",
+			    call->argv[0]);
+		}
+		return LAB_EXIT_INPUT;
+	}
+	rc = layout != NULL ? storage_req(&p, layout, err) :
+	    bond_req(&p, bond, err);
+	if (rc == 0)
+		rc = make_plan(&p, err);
+	if (rc == 0)
+		rc = yes ? apply(&p, err) : print_plan(&p, NULL, err);
+	if (rc == 0 && !yes && !call->json)
+		fprintf(stderr, "lab: %s: nothing was changed; 'lab provision "
+		    "%s ... --yes' applies this plan%s\n", p.host->name,
+		    p.host->name, p.plan->placeholders ? " once every disk "
+		    "has its 'device'" : "");
+	prov_release(&p);
+	return rc == 0 ? LAB_EXIT_OK : err->code;
+}
+
+static const struct lab_opt provision_opts[] = {
+	{ "layout", "LAYOUT", "storage: raid10 raidz1 raidz2 mirror stripe "
+	  "md-raid1 md-raid10 md-raid5, or a layout FILE.yaml" },
+	{ "disks", "SLOTS", "the disks by slot, comma-separated (default: "
+	  "every non-boot, non-SSD disk)" },
+	{ "cache", "SLOT", "an SSD as L2ARC cache" },
+	{ "log", "SLOT", "an SSD as separate intent log" },
+	{ "pool", "NAME", "the pool (ZFS) or volume group (md) name" },
+	{ "force", NULL, "use disks that hold a partition table" },
+	{ "bond", "MODE", "network: active-backup, 802.3ad or balance-alb" },
+	{ "nics", "NICS", "the NICs to bond, comma-separated (default: all)" },
+	{ "bridge", "NAME", "a bridge over the bond, holding the host's "
+	  "address" },
+	{ "renderer", "R", "ifupdown (default), networkd or netplan" },
+	{ "yes", NULL, "apply the plan (without it, only print it)" },
+	{ "accept-new", NULL, "trust and record an unknown SSH host key" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct lab_verb provision_verbs[] = {
+	{ NULL, "HOST", 1, 1, LAB_VERB_JSON | LAB_VERB_DRYRUN |
+	  LAB_VERB_MUTATES, provision_run, provision_opts,
+	  "plan a storage layout or NIC bond, and with --yes apply it over "
+	  "SSH", NULL },
+	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+};
+
+const struct lab_cmd lab_cmd_provision = {
+	.name = "provision",
+	.summary = "plan and apply storage layouts and NIC bonds over SSH",
+	.verbs = provision_verbs,
+};

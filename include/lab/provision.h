@@ -1,0 +1,126 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#ifndef LAB_PROVISION_H
+#define LAB_PROVISION_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "lab/db.h"
+#include "lab/err.h"
+#include "lab/plan.h"
+#include "lab/ssh.h"
+
+/*
+ * Applying a plan over SSH, and the record of every run. A run is stored
+ * before its first step and updated after each, so a run that dies half
+ * way is found as failed at the step it reached, never as done.
+ */
+
+enum lab_run_status {
+	LAB_RUN_RUNNING,
+	LAB_RUN_DONE,
+	LAB_RUN_FAILED,
+	LAB_RUN_ROLLED_BACK,
+};
+
+/* How one step went. */
+struct lab_step_result {
+	int		 ran;		/* started */
+	int		 exit_status;	/* -1: the link died or it timed out */
+	char		*output;	/* stdout then stderr, capped */
+	int64_t		 started_ms;	/* monotonic */
+	int64_t		 elapsed_ms;
+	char		 note[200];	/* why it failed, when it did */
+};
+
+/* Called around each step (from the applying thread). */
+struct lab_apply_hooks {
+	void	(*begin)(void *arg, size_t i, const struct lab_step *);
+	void	(*end)(void *arg, size_t i, const struct lab_step *,
+		    const struct lab_step_result *);
+	void	*arg;
+};
+
+struct lab_apply {
+	const struct lab_ssh_opts	*ssh;	/* for reconnect steps */
+	struct lab_ssh			*conn;	/* open; the applier owns it */
+	int				 step_timeout_ms; /* 0: 600 s */
+	const struct lab_apply_hooks	*hooks;
+	int64_t				 now;	/* wall clock, seconds */
+	/* results */
+	int64_t				 run_id;
+	enum lab_run_status		 status;
+	size_t				 failed_step;	/* when failed */
+	struct lab_step_result		*results;	/* one per step */
+	size_t				 nresults;
+	char				 message[400];
+};
+
+/*
+ * Records a run of plan on db and applies it: the steps in order, stopping
+ * at the first that fails. A network plan whose reconnect step cannot
+ * reach the host within its rollback window waits for the target's timer
+ * to restore the previous config, then checks the host is back, and is
+ * recorded as rolled back. Returns -1 only when the run could not be
+ * recorded (a failing step is a->status, not an error).
+ */
+int	lab_apply_plan(struct lab_db *, const struct lab_plan *,
+	    struct lab_apply *a, struct lab_err *err);
+void	lab_apply_release(struct lab_apply *);
+
+/* One stored run, with its steps when asked. */
+struct lab_run_step {
+	int		 position;
+	char		*kind;		/* "check", "run", "write" */
+	char		*text;
+	int64_t		 started_at;	/* 0: not run */
+	int64_t		 finished_at;
+	int		 has_status;
+	int		 exit_status;
+	char		*output;
+};
+
+struct lab_run {
+	int64_t			 id;
+	char			*host;
+	char			*kind;
+	char			*layout;
+	int64_t			 started_at;
+	int64_t			 finished_at;	/* 0: never finished */
+	char			*status;	/* running done failed rolled-back */
+	int			 failed_step;	/* -1: none */
+	char			*message;
+	char			*plan;		/* JSON */
+	struct lab_run_step	*steps;
+	size_t			 nsteps;
+};
+
+struct lab_runs {
+	struct lab_run	*v;
+	size_t		 n;
+};
+
+/* The runs of host, newest first (all hosts when host is NULL); limit <= 0:
+ * all. Steps are read when with_steps. */
+int	lab_db_runs(struct lab_db *, const char *host, int limit,
+	    int with_steps, struct lab_runs *ret, struct lab_err *err);
+/* One run by id, with its steps; LAB_EXIT_INPUT when there is none. */
+int	lab_db_run(struct lab_db *, int64_t id, struct lab_runs *ret,
+	    struct lab_err *err);
+void	lab_runs_release(struct lab_runs *);
+const char *lab_run_status_name(enum lab_run_status);
+
+/*
+ * What switch discovery knows of a host's NICs, for bonding: each NIC's
+ * switch, port and the LAG its MAC was seen on. *ret has one row per NIC
+ * of h, strings owned by the rows (lab_bond_nics_release).
+ */
+struct lab_bond_nics {
+	struct lab_bond_nic	*v;
+	size_t			 n;
+};
+int	lab_db_bond_nics(struct lab_db *, const struct lab_host *h,
+	    struct lab_bond_nics *ret, struct lab_err *err);
+void	lab_bond_nics_release(struct lab_bond_nics *);
+
+#endif

@@ -1,0 +1,549 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/parse.h"
+#include "plan-priv.h"
+
+/*
+ * NIC bonding, optionally bridged, for ifupdown, systemd-networkd or
+ * netplan. The change is applied by scripts on the target: apply.sh
+ * saves the config and arms a rollback timer, switch.sh installs and
+ * brings up the new config apart from the SSH session, and confirm.sh,
+ * run over a new SSH connection, stops the rollback.
+ */
+
+#define STAGING		"/var/lib/lab/net"
+#define BOND		"bond0"
+
+static const char *const modes[] = { "active-backup", "802.3ad",
+	"balance-alb" };
+static const char *const renderers[] = { "ifupdown", "networkd",
+	"netplan" };
+
+struct bond {
+	const struct lab_host	*h;
+	const struct lab_bond_req *req;
+	struct lab_plan		*p;
+	const struct lab_nic	*nics[32];
+	size_t			 n;
+	const char		*renderer;
+	const char		*top;		/* carries the address */
+	struct lab_tvars	*t;		/* shared by the scripts */
+	struct lab_err		*err;
+};
+
+static int
+word(const char *what, const char *s, const char *const *w, size_t n,
+    struct lab_err *err)
+{
+	const char	*near;
+	size_t		 i;
+
+	for (i = 0; i < n; i++)
+		if (strcmp(s, w[i]) == 0)
+			return 0;
+	if ((near = lab_suggest(s, w, n)) != NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "unknown %s '%s'; did "
+		    "you mean '%s'?", what, s, near);
+	if (n == 3)
+		return lab_err_set(err, LAB_EXIT_INPUT, "unknown %s '%s' (%s, "
+		    "%s or %s)", what, s, w[0], w[1], w[2]);
+	return lab_err_set(err, LAB_EXIT_INPUT, "unknown %s '%s'", what, s);
+}
+
+static int
+pick_nics(struct bond *b)
+{
+	const struct lab_host	*h = b->h;
+	const char		*cands[32], *near;
+	size_t			 i, j;
+
+	if (b->req->nics == NULL) {
+		for (i = 0; i < h->nnics && b->n < LAB_ARRAY_SIZE(b->nics);
+		    i++)
+			b->nics[b->n++] = &h->nics[i];
+	}
+	for (i = 0; b->req->nics != NULL && i < b->req->nnics; i++) {
+		for (j = 0; j < h->nnics; j++)
+			if (strcmp(h->nics[j].name, b->req->nics[i]) == 0)
+				break;
+		if (j == h->nnics) {
+			for (j = 0; j < h->nnics && j < 32; j++)
+				cands[j] = h->nics[j].name;
+			near = lab_suggest(b->req->nics[i], cands, j);
+			if (near != NULL)
+				return lab_err_set(b->err, LAB_EXIT_INPUT,
+				    "host '%s' has no NIC '%s'; did you mean "
+				    "'%s'?", h->name, b->req->nics[i], near);
+			return lab_err_set(b->err, LAB_EXIT_INPUT, "host '%s' "
+			    "has no NIC '%s'", h->name, b->req->nics[i]);
+		}
+		for (size_t k = 0; k < b->n; k++)
+			if (b->nics[k] == &h->nics[j])
+				return lab_err_set(b->err, LAB_EXIT_INPUT,
+				    "NIC '%s' is named twice",
+				    b->req->nics[i]);
+		if (b->n == LAB_ARRAY_SIZE(b->nics))
+			return lab_err_set(b->err, LAB_EXIT_INPUT, "too many "
+			    "NICs for one bond");
+		b->nics[b->n++] = &h->nics[j];
+	}
+	if (b->n < 2)
+		return lab_err_set(b->err, LAB_EXIT_INPUT, "a bond needs two "
+		    "NICs or more; host '%s' %s %zu%s%s%s", h->name,
+		    b->req->nics ? "was given" : "has", b->n,
+		    b->n ? " (" : "", b->n ? b->nics[0]->name : "",
+		    b->n ? ")" : "");
+	return 0;
+}
+
+static const struct lab_bond_nic *
+seen(const struct bond *b, const char *name)
+{
+	size_t	i;
+
+	for (i = 0; i < b->req->nseen; i++)
+		if (strcmp(b->req->seen[i].name, name) == 0)
+			return &b->req->seen[i];
+	return NULL;
+}
+
+static void
+port_of(const struct lab_bond_nic *s, struct lab_buf *out)
+{
+	lab_buf_addf(out, "%s port %s (%s%s)", s->switch_name,
+	    s->port ? s->port : "?", s->lag ? "LAG " : "no LAG",
+	    s->lag ? s->lag : "");
+}
+
+/* 802.3ad needs the NICs' switch ports in one LAG. */
+static int
+check_lag(struct bond *b)
+{
+	const struct lab_bond_nic	*s, *first = NULL;
+	struct lab_buf			 where, unknown;
+	size_t				 i;
+	int				 bad = 0, rc = 0;
+
+	lab_buf_init(&where);
+	lab_buf_init(&unknown);
+	for (i = 0; i < b->n; i++) {
+		s = seen(b, b->nics[i]->name);
+		if (s == NULL || s->switch_name == NULL) {
+			lab_buf_addf(&unknown, "%s%s", unknown.len ? ", " : "",
+			    b->nics[i]->name);
+			continue;
+		}
+		lab_buf_addf(&where, "%s%s on ", where.len ? ", " : "",
+		    b->nics[i]->name);
+		port_of(s, &where);
+		if (s->lag == NULL)
+			bad = 1;
+		else if (first == NULL)
+			first = s;
+		else if (strcmp(first->switch_name, s->switch_name) != 0 ||
+		    strcmp(first->lag, s->lag) != 0)
+			bad = 1;
+	}
+	if (where.oom || unknown.oom)
+		rc = lab_err_oom(b->err);
+	else if (bad)
+		rc = lab_err_set(b->err, LAB_EXIT_INPUT, "802.3ad needs the "
+		    "switch ports of the bonded NICs in one LACP LAG: %s",
+		    where.s);
+	else if (unknown.len > 0)
+		rc = plan_warn(b->p, b->err, "switch discovery has not seen "
+		    "%s: lab cannot check that the switch ports form a LAG, "
+		    "which 802.3ad needs (run lab switch discover)",
+		    unknown.s);
+	lab_buf_release(&where);
+	lab_buf_release(&unknown);
+	return rc;
+}
+
+/* Other modes want plain ports: a LAG on the switch is worth a warning. */
+static int
+check_no_lag(struct bond *b)
+{
+	const struct lab_bond_nic	*s;
+	size_t				 i;
+
+	for (i = 0; i < b->n; i++) {
+		s = seen(b, b->nics[i]->name);
+		if (s != NULL && s->switch_name != NULL && s->lag != NULL &&
+		    plan_warn(b->p, b->err, "%s is on %s port %s, in LAG %s: "
+		    "%s expects plain switch ports", b->nics[i]->name,
+		    s->switch_name, s->port ? s->port : "?", s->lag,
+		    b->req->mode) == -1)
+			return -1;
+	}
+	return 0;
+}
+
+/* The address settings of the interface that carries the host's IP. */
+static int
+addr_vars(struct bond *b, struct lab_tvars *t, int list_dns)
+{
+	const struct lab_netcfg	*net = b->h->network;
+	struct lab_tvars	*d;
+	struct lab_buf		 dns;
+	size_t			 i;
+
+	if (net == NULL || net->address == NULL) {
+		lab_tvars_setb(t, "dhcp", 1);
+		return 0;
+	}
+	lab_tvars_set(t, "address", net->address);
+	if (net->gateway != NULL)
+		lab_tvars_set(t, "gateway", net->gateway);
+	lab_tvars_setb(t, "has_dns", net->dns.n > 0);
+	lab_buf_init(&dns);
+	for (i = 0; i < net->dns.n; i++) {
+		if (list_dns) {
+			if ((d = lab_tvars_add(t, "dns")) == NULL)
+				return lab_err_oom(b->err);
+			lab_tvars_set(d, "ip", net->dns.v[i]);
+			lab_tvars_setb(d, "sp", i > 0);
+		}
+		lab_buf_addf(&dns, "%s%s", i ? " " : "", net->dns.v[i]);
+	}
+	if (!list_dns && dns.len > 0)
+		lab_tvars_set(t, "dns", dns.s);
+	lab_buf_release(&dns);
+	return 0;
+}
+
+static struct lab_step *
+write_new(struct bond *b, const char *path, int mode, const char *tmpl,
+    const struct lab_tvars *t)
+{
+	struct lab_tvars	*f;
+	struct lab_step		*s;
+	char			*staged, comment[160];
+
+	if ((f = lab_tvars_add(b->t, "files")) == NULL) {
+		lab_err_oom(b->err);
+		return NULL;
+	}
+	lab_tvars_set(f, "path", path);
+	lab_tvars_setf(f, "mode", "%04o", mode);
+	if ((staged = lab_asprintf("%s/new%s", STAGING, path)) == NULL) {
+		lab_err_oom(b->err);
+		return NULL;
+	}
+	snprintf(comment, sizeof(comment), "stage %s (switch.sh installs it)",
+	    path);
+	s = plan_file(b->p, staged, mode, tmpl, t, comment, b->err);
+	free(staged);
+	return s;
+}
+
+static int
+files_ifupdown(struct bond *b, const char *slaves)
+{
+	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
+	struct lab_tvars	*bi, *bri;
+	char			 path[128];
+
+	if (t == NULL)
+		return lab_err_oom(b->err);
+	lab_tvars_set(t, "bond_name", BOND);
+	lab_tvars_set(t, "bond_mode", b->req->mode);
+	lab_tvars_set(t, "slave_list", slaves);
+	if (b->req->bridge != NULL)
+		lab_tvars_set(t, "bridge", b->req->bridge);
+	if ((bi = lab_tvars_add(t, "ifaces")) == NULL)
+		return lab_err_oom(b->err);
+	lab_tvars_set(bi, "name", BOND);
+	lab_tvars_set(bi, "slaves", slaves);
+	lab_tvars_set(bi, "mode", b->req->mode);
+	bri = bi;
+	if (b->req->bridge != NULL) {
+		lab_tvars_set(bi, "method", "manual");
+		if ((bri = lab_tvars_add(t, "ifaces")) == NULL)
+			return lab_err_oom(b->err);
+		lab_tvars_set(bri, "name", b->req->bridge);
+		lab_tvars_set(bri, "ports", BOND);
+	}
+	lab_tvars_set(bri, "method", b->h->network && b->h->network->address ?
+	    "static" : "dhcp");
+	if (addr_vars(b, bri, 0) == -1)
+		return -1;
+	lab_tvars_setb(bri, "dhcp", 0);
+	snprintf(path, sizeof(path), "/etc/network/interfaces.d/lab-%s",
+	    BOND);
+	return write_new(b, path, 0644, "bond-ifupdown", t) ? 0 : -1;
+}
+
+static int
+netdev(struct bond *b, const char *name, const char *kind, const char *mode)
+{
+	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
+	char	path[128];
+
+	if (t == NULL)
+		return lab_err_oom(b->err);
+	lab_tvars_set(t, "name", name);
+	lab_tvars_set(t, "kind", kind);
+	lab_tvars_set(t, "mac", b->nics[0]->mac);
+	if (mode != NULL)
+		lab_tvars_set(t, "mode", mode);
+	lab_tvars_setb(t, "stp", strcmp(kind, "bridge") == 0);
+	snprintf(path, sizeof(path), "/etc/systemd/network/10-lab-%s.netdev",
+	    name);
+	return write_new(b, path, 0644, "networkd-netdev", t) ? 0 : -1;
+}
+
+static int
+network(struct bond *b, const char *file, const char *match,
+    const char *key, const char *val, int addr)
+{
+	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
+	char	path[128];
+
+	if (t == NULL)
+		return lab_err_oom(b->err);
+	lab_tvars_set(t, "match", match);
+	if (key != NULL)
+		lab_tvars_set(t, key, val);
+	if (addr && addr_vars(b, t, 1) == -1)
+		return -1;
+	snprintf(path, sizeof(path), "/etc/systemd/network/10-lab-%s.network",
+	    file);
+	return write_new(b, path, 0644, "networkd-network", t) ? 0 : -1;
+}
+
+static int
+files_networkd(struct bond *b, const char *slaves)
+{
+	const char	*br = b->req->bridge;
+	char		 file[64];
+
+	snprintf(file, sizeof(file), "%s-slaves", BOND);
+	if (netdev(b, BOND, "bond", b->req->mode) == -1 ||
+	    (br != NULL && netdev(b, br, "bridge", NULL) == -1) ||
+	    network(b, file, slaves, "bond", BOND, 0) == -1)
+		return -1;
+	if (br == NULL)
+		return network(b, BOND, BOND, NULL, NULL, 1);
+	if (network(b, BOND, BOND, "bridge", br, 0) == -1)
+		return -1;
+	return network(b, br, br, NULL, NULL, 1);
+}
+
+static int
+files_netplan(struct bond *b)
+{
+	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
+	struct lab_tvars	*n;
+	char			 path[128];
+	size_t			 i;
+
+	if (t == NULL)
+		return lab_err_oom(b->err);
+	lab_tvars_set(t, "bond_name", BOND);
+	lab_tvars_set(t, "mode", b->req->mode);
+	if (b->req->bridge != NULL)
+		lab_tvars_set(t, "bridge", b->req->bridge);
+	else
+		lab_tvars_setb(t, "on_bond", 1);
+	for (i = 0; i < b->n; i++) {
+		if ((n = lab_tvars_add(t, "nics")) == NULL)
+			return lab_err_oom(b->err);
+		lab_tvars_set(n, "name", b->nics[i]->name);
+		lab_tvars_setb(n, "sp", i > 0);
+	}
+	if (addr_vars(b, t, 1) == -1)
+		return -1;
+	snprintf(path, sizeof(path), "/etc/netplan/90-lab-%s.yaml", BOND);
+	return write_new(b, path, 0600, "bond-netplan.yaml", t) ? 0 : -1;
+}
+
+static int
+script(struct bond *b, const char *name, const char *tmpl)
+{
+	char	path[128], comment[128];
+
+	snprintf(path, sizeof(path), "%s/%s", STAGING, name);
+	snprintf(comment, sizeof(comment), "the %s script", name);
+	return plan_file(b->p, path, 0700, tmpl, b->t, comment, b->err) ?
+	    0 : -1;
+}
+
+/* The variables every script shares. */
+static int
+script_vars(struct bond *b, struct lab_buf *slaves)
+{
+	static const char *const dirs[] = { "/etc/network/interfaces.d",
+		"/etc/systemd/network", "/etc/netplan" };
+	struct lab_tvars	*v, *d;
+	struct lab_buf		 downs;
+	const char		*ups[2] = { BOND, b->req->bridge };
+	size_t			 i;
+	int			 k;
+
+	lab_tvars_set(b->t, "staging", STAGING);
+	lab_tvars_setf(b->t, "rollback_s", "%d", b->p->rollback_s);
+	lab_tvars_setb(b->t, b->renderer, 1);
+	lab_tvars_set(b->t, "top", b->top);
+	if (b->req->bridge != NULL)
+		lab_tvars_set(b->t, "bridge", b->req->bridge);
+	for (i = 0; i < LAB_ARRAY_SIZE(renderers); i++)
+		if (strcmp(renderers[i], b->renderer) == 0 &&
+		    ((d = lab_tvars_add(b->t, "dirs")) == NULL ||
+		    lab_tvars_set(d, "dir", dirs[i]) == -1))
+			return lab_err_oom(b->err);
+	lab_buf_init(&downs);
+	for (i = 0; i < b->n; i++) {
+		if ((v = lab_tvars_add(b->t, "nics")) == NULL ||
+		    (d = lab_tvars_add(b->t, "downs")) == NULL) {
+			lab_buf_release(&downs);
+			return lab_err_oom(b->err);
+		}
+		lab_tvars_set(v, "name", b->nics[i]->name);
+		lab_tvars_set(v, "mac", b->nics[i]->mac);
+		lab_tvars_set(d, "name", b->nics[i]->name);
+		lab_buf_addf(slaves, "%s%s", i ? " " : "", b->nics[i]->name);
+		lab_buf_addf(&downs, "%s%s", i ? " " : "", b->nics[i]->name);
+	}
+	for (k = 0; k < 2; k++) {
+		if (ups[k] == NULL)
+			continue;
+		lab_buf_addf(&downs, " %s", ups[k]);
+		if ((d = lab_tvars_add(b->t, "downs")) == NULL ||
+		    (v = lab_tvars_add(b->t, "ups")) == NULL) {
+			lab_buf_release(&downs);
+			return lab_err_oom(b->err);
+		}
+		lab_tvars_set(d, "name", ups[k]);
+		lab_tvars_set(v, "name", ups[k]);
+	}
+	for (k = 1; k >= 0; k--)
+		if (ups[k] != NULL && ((v = lab_tvars_add(b->t, "ups_rev")) ==
+		    NULL || lab_tvars_set(v, "name", ups[k]) == -1)) {
+			lab_buf_release(&downs);
+			return lab_err_oom(b->err);
+		}
+	lab_tvars_set(b->t, "down_names", downs.s ? downs.s : "");
+	lab_buf_release(&downs);
+	if (slaves->oom)
+		return lab_err_oom(b->err);
+	return 0;
+}
+
+static int
+steps(struct bond *b, const char *slaves)
+{
+	struct lab_step	*s;
+	char		 comment[200];
+	int		 rc;
+
+	snprintf(comment, sizeof(comment), "the NICs are here with the "
+	    "inventory's MACs, the kernel can bond%s, %s is in use",
+	    b->req->bridge ? " and bridge" : "", b->renderer);
+	if (plan_script(b->p, LAB_STEP_CHECK, "net-check.sh", b->t, comment,
+	    b->err) == NULL)
+		return -1;
+	snprintf(comment, sizeof(comment), "make the staging folder %s "
+	    "(nothing else changes until apply.sh)", STAGING);
+	if (plan_script(b->p, LAB_STEP_RUN, "net-stage.sh", b->t, comment,
+	    b->err) == NULL)
+		return -1;
+	if (strcmp(b->renderer, "ifupdown") == 0)
+		rc = files_ifupdown(b, slaves);
+	else if (strcmp(b->renderer, "networkd") == 0)
+		rc = files_networkd(b, slaves);
+	else
+		rc = files_netplan(b);
+	if (rc == -1 || script(b, "apply.sh", "net-apply.sh") == -1 ||
+	    script(b, "switch.sh", "net-switch.sh") == -1 ||
+	    script(b, "rollback.sh", "net-rollback.sh") == -1 ||
+	    script(b, "confirm.sh", "net-confirm.sh") == -1)
+		return -1;
+	snprintf(comment, sizeof(comment), "save the current config, arm "
+	    "the rollback (%d s) and start switching to the new one",
+	    b->p->rollback_s);
+	if ((s = plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh %s/apply.sh",
+	    STAGING), NULL, comment, b->err)) == NULL)
+		return -1;
+	s->timeout_s = 30;
+	snprintf(comment, sizeof(comment), "confirm over a new SSH "
+	    "connection within %d s, which stops the rollback",
+	    b->p->rollback_s);
+	if ((s = plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh "
+	    "%s/confirm.sh", STAGING), NULL, comment, b->err)) == NULL)
+		return -1;
+	s->reconnect = 1;
+	s->timeout_s = 45;
+	return 0;
+}
+
+/* Plans a bond. */
+int
+lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
+    struct lab_plan **ret, struct lab_err *err)
+{
+	struct bond	 b;
+	struct lab_buf	 slaves;
+	const char	*why;
+	size_t		 i;
+	int		 rc = -1;
+
+	memset(&b, 0, sizeof(b));
+	b.h = h;
+	b.req = req;
+	b.err = err;
+	b.renderer = req->renderer ? req->renderer : "ifupdown";
+	if (req->mode == NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "no bond mode given "
+		    "(active-backup, 802.3ad or balance-alb)");
+	if (word("bond mode", req->mode, modes, 3, err) == -1 ||
+	    word("renderer", b.renderer, renderers, 3, err) == -1)
+		return -1;
+	if (req->bridge != NULL && (lab_check_name(req->bridge, &why) == -1 ||
+	    strlen(req->bridge) > 15 || strcmp(req->bridge, BOND) == 0))
+		return lab_err_set(err, LAB_EXIT_INPUT, "bad bridge name '%s': "
+		    "%s", req->bridge, strlen(req->bridge) > 15 ? "at most 15 "
+		    "characters" : strcmp(req->bridge, BOND) == 0 ? "that is "
+		    "the bond" : why);
+	if (req->rollback_s < 0 || req->rollback_s > 3600)
+		return lab_err_set(err, LAB_EXIT_INPUT, "the rollback window "
+		    "is 1 to 3600 seconds, not %d", req->rollback_s);
+	if (pick_nics(&b) == -1)
+		return -1;
+	for (i = 0; req->bridge != NULL && i < h->nnics; i++)
+		if (strcmp(h->nics[i].name, req->bridge) == 0)
+			return lab_err_set(err, LAB_EXIT_INPUT, "bad bridge "
+			    "name '%s': host '%s' has a NIC of that name",
+			    req->bridge, h->name);
+	lab_buf_init(&slaves);
+	if ((b.p = plan_new(h, "network", req->mode)) == NULL ||
+	    (b.p->staging = strdup(STAGING)) == NULL ||
+	    (b.t = lab_tvars_new()) == NULL) {
+		lab_err_oom(err);
+		goto out;
+	}
+	b.p->rollback_s = req->rollback_s ? req->rollback_s : 60;
+	b.top = req->bridge ? req->bridge : BOND;
+	if ((strcmp(req->mode, "802.3ad") == 0 ? check_lag(&b) :
+	    check_no_lag(&b)) == -1)
+		goto out;
+	if ((h->network == NULL || h->network->address == NULL) &&
+	    plan_warn(b.p, err, "host '%s' has no network address in the "
+	    "inventory: %s gets one over DHCP, which may differ from the "
+	    "address lab reaches it at", h->name, b.top) == -1)
+		goto out;
+	if (script_vars(&b, &slaves) == -1 || steps(&b, slaves.s) == -1)
+		goto out;
+	rc = 0;
+out:
+	lab_buf_release(&slaves);
+	lab_tvars_free(b.t);
+	if (rc == 0)
+		*ret = b.p;
+	else
+		lab_plan_free(b.p);
+	return rc;
+}

@@ -1,0 +1,247 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lab/json.h"
+#include "lab/provision.h"
+#include "lab/str.h"
+#include "provision-priv.h"
+
+#define OUTPUT_CAP	(64 * 1024)	/* kept of each step's output */
+#define STEP_TIMEOUT_MS	(600 * 1000)
+#define RECONNECT_TRY_MS 5000		/* one connection attempt */
+
+int64_t
+prov_monotonic_ms(void)
+{
+	struct timespec	ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
+}
+
+static void
+sleep_ms(int64_t ms)
+{
+	struct timespec	ts;
+
+	if (ms <= 0)
+		return;
+	ts.tv_sec = (time_t)(ms / 1000);
+	ts.tv_nsec = (long)(ms % 1000) * 1000000;
+	while (nanosleep(&ts, &ts) == -1)
+		;
+}
+
+const char *
+lab_run_status_name(enum lab_run_status s)
+{
+	switch (s) {
+	case LAB_RUN_RUNNING:
+		return "running";
+	case LAB_RUN_DONE:
+		return "done";
+	case LAB_RUN_FAILED:
+		return "failed";
+	case LAB_RUN_ROLLED_BACK:
+		return "rolled-back";
+	}
+	return "failed";
+}
+
+/* stdout then stderr, capped, as one string. */
+static char *
+join_output(const struct lab_ssh_result *r)
+{
+	struct lab_buf	b;
+	size_t		n;
+
+	lab_buf_init(&b);
+	n = r->outlen < OUTPUT_CAP ? r->outlen : OUTPUT_CAP;
+	if (r->out != NULL && n > 0)
+		lab_buf_add(&b, r->out, n);
+	n = r->errlen < OUTPUT_CAP - n ? r->errlen : OUTPUT_CAP - n;
+	if (r->err != NULL && n > 0)
+		lab_buf_add(&b, r->err, n);
+	return lab_buf_steal(&b);
+}
+
+/* A new connection, tried until deadline (monotonic ms). */
+static struct lab_ssh *
+reconnect(const struct lab_ssh_opts *o, int64_t deadline, struct lab_err *err)
+{
+	struct lab_ssh_opts	 opts = *o;
+	struct lab_ssh		*s = NULL;
+	int64_t			 left, t0;
+
+	opts.accept_new = 0;	/* the key was checked moments ago */
+	for (;;) {
+		left = deadline - prov_monotonic_ms();
+		if (left <= 0)
+			return NULL;
+		opts.connect_timeout_ms = (int)(left < RECONNECT_TRY_MS ?
+		    left : RECONNECT_TRY_MS);
+		lab_err_init(err);
+		t0 = prov_monotonic_ms();
+		if (lab_ssh_connect(&opts, &s, NULL, err) == 0)
+			return s;
+		/* refused at once (no route yet): do not spin */
+		sleep_ms(1000 - (prov_monotonic_ms() - t0));
+	}
+}
+
+static int
+run_step(struct lab_ssh *s, const struct lab_step *st, int timeout_ms,
+    struct lab_step_result *r)
+{
+	struct lab_ssh_result	res;
+	struct lab_err		e;
+
+	lab_err_init(&e);
+	memset(&res, 0, sizeof(res));
+	if (st->kind == LAB_STEP_WRITE) {
+		if (lab_ssh_upload(s, st->text, st->content,
+		    strlen(st->content), st->mode ? st->mode : 0644,
+		    &e) == -1) {
+			r->exit_status = -1;
+			snprintf(r->note, sizeof(r->note), "%s", e.msg);
+			return -1;
+		}
+		r->exit_status = 0;
+		return 0;
+	}
+	if (lab_ssh_exec(s, st->text, NULL, 0, timeout_ms, &res, &e) == -1) {
+		r->exit_status = -1;
+		r->output = join_output(&res);
+		snprintf(r->note, sizeof(r->note), "%s", e.msg);
+		lab_ssh_result_free(&res);
+		return -1;
+	}
+	r->exit_status = res.exit_status;
+	r->output = join_output(&res);
+	if (res.exit_status != 0)
+		snprintf(r->note, sizeof(r->note), "exited with status %d%s%s",
+		    res.exit_status, res.signal ? ", signal " : "",
+		    res.signal ? res.signal : "");
+	lab_ssh_result_free(&res);
+	return r->exit_status == 0 ? 0 : -1;
+}
+
+/* Waits out the target's rollback timer, then checks the host is back. */
+static void
+await_rollback(struct lab_apply *a, const struct lab_plan *p,
+    int64_t armed_ms)
+{
+	struct lab_ssh	*s;
+	struct lab_err	 e;
+	int64_t		 back;
+
+	lab_err_init(&e);
+	back = armed_ms + (int64_t)p->rollback_s * 1000 + 5000;
+	sleep_ms(back - prov_monotonic_ms());
+	s = reconnect(a->ssh, prov_monotonic_ms() + 60000, &e);
+	if (s != NULL) {
+		lab_ssh_close(s);
+		a->status = LAB_RUN_ROLLED_BACK;
+		snprintf(a->message, sizeof(a->message), "%s was not reachable "
+		    "over a new SSH connection within %d s; its timer restored "
+		    "the previous network config and it answers again",
+		    p->host, p->rollback_s);
+		return;
+	}
+	snprintf(a->message, sizeof(a->message), "%s was not reachable over a "
+	    "new SSH connection within %d s, and still is not after its "
+	    "rollback timer: %s", p->host, p->rollback_s, e.msg);
+}
+
+int
+lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
+    struct lab_apply *a, struct lab_err *err)
+{
+	struct lab_step_result	*r;
+	struct lab_ssh		*fresh;
+	const struct lab_step	*st;
+	int64_t			 armed = 0;
+	int			 timeout, rc;
+	size_t			 i;
+
+	a->status = LAB_RUN_FAILED;
+	a->failed_step = 0;
+	a->message[0] = '\0';
+	if ((a->results = calloc(p->nsteps ? p->nsteps : 1,
+	    sizeof(*a->results))) == NULL)
+		return lab_err_oom(err);
+	a->nresults = p->nsteps;
+	if (prov_db_begin(db, p, a->now, &a->run_id, err) == -1)
+		return -1;
+	for (i = 0; i < p->nsteps; i++) {
+		st = &p->steps[i];
+		r = &a->results[i];
+		timeout = st->timeout_s > 0 ? st->timeout_s * 1000 :
+		    a->step_timeout_ms > 0 ? a->step_timeout_ms :
+		    STEP_TIMEOUT_MS;
+		if (a->hooks != NULL && a->hooks->begin != NULL)
+			a->hooks->begin(a->hooks->arg, i, st);
+		r->ran = 1;
+		r->started_ms = prov_monotonic_ms();
+		if (prov_db_step_begin(db, a->run_id, i, err) == -1)
+			return -1;
+		if (st->reconnect) {
+			fresh = reconnect(a->ssh, (armed ? armed :
+			    r->started_ms) + (int64_t)(p->rollback_s > 0 ?
+			    p->rollback_s - 10 : 60) * 1000, err);
+			if (fresh == NULL) {
+				r->exit_status = -1;
+				snprintf(r->note, sizeof(r->note), "no new SSH "
+				    "connection: %s", err->msg);
+				lab_err_init(err);
+				rc = -1;
+			} else {
+				rc = run_step(fresh, st, timeout, r);
+				lab_ssh_close(fresh);
+			}
+		} else
+			rc = run_step(a->conn, st, timeout, r);
+		r->elapsed_ms = prov_monotonic_ms() - r->started_ms;
+		/* the step before a reconnect restarts the network: its link
+		   may die with the old address, and that is expected */
+		if (rc == -1 && r->exit_status == -1 && !st->reconnect &&
+		    i + 1 < p->nsteps && p->steps[i + 1].reconnect) {
+			snprintf(r->note, sizeof(r->note), "the link closed as "
+			    "the network restarted (expected)");
+			rc = 0;
+		}
+		if (i + 1 < p->nsteps && p->steps[i + 1].reconnect)
+			armed = r->started_ms;
+		if (prov_db_step_end(db, a->run_id, i, r, err) == -1)
+			return -1;
+		if (a->hooks != NULL && a->hooks->end != NULL)
+			a->hooks->end(a->hooks->arg, i, st, r);
+		if (rc == -1) {
+			a->failed_step = i;
+			snprintf(a->message, sizeof(a->message), "step %zu of "
+			    "%zu failed: %s", i + 1, p->nsteps, r->note);
+			if (st->reconnect && p->rollback_s > 0)
+				await_rollback(a, p, armed);
+			break;
+		}
+	}
+	if (i == p->nsteps)
+		a->status = LAB_RUN_DONE;
+	return prov_db_end(db, p, a, err);
+}
+
+void
+lab_apply_release(struct lab_apply *a)
+{
+	size_t	i;
+
+	for (i = 0; i < a->nresults; i++)
+		free(a->results[i].output);
+	free(a->results);
+	a->results = NULL;
+	lab_ssh_close(a->conn);
+	a->conn = NULL;
+}

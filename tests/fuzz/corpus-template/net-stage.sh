@@ -1,0 +1,5 @@
+{{%sh}}
+set -e
+S={{staging}}
+rm -rf "$S/new"
+mkdir -p "$S"{{#dirs}} "$S/new"{{dir}}{{/dirs}}

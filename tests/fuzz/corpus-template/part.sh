@@ -1,0 +1,5 @@
+{{%sh}}
+set -e
+printf '%s\n'{{#lines}} {{line}}{{/lines}} |
+    sfdisk --quiet --wipe always --wipe-partitions always {{dev}}
+udevadm settle

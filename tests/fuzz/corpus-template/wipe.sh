@@ -1,0 +1,2 @@
+{{%sh}}
+wipefs --all --quiet{{#devs}} {{dev}}{{/devs}}
