@@ -14,13 +14,13 @@
 #	vm_restore "$D"			# back to the snapshot, disks reverted
 #	vm_stop "$D"
 #
-# Addresses (all on VM_NET, 127.0.22 unless set): sshd of the guest through
-# qemu's hostfwd on $VM_HOST:$VM_SSH_PORT (eth0, the management NIC), +1
+# Everything listens on VM_HOST (127.0.22.1 unless set; another address
+# lets a second box run beside): the BMC on port 623, sshd of the guest
+# through qemu's hostfwd on $VM_SSH_PORT (eth0, the management NIC), +1
 # (eth1) and +2 (eth2); the guest's ttyS0 as a TCP server on $VM_SOL_PORT
 # (for SOL); ipmi_sim's VM serial interface on $VM_CODEC_PORT.
 
-VM_NET=${VM_NET:-127.0.22}
-VM_HOST=${VM_HOST:-$VM_NET.1}
+VM_HOST=${VM_HOST:-127.0.22.1}
 VM_SSH_PORT=${VM_SSH_PORT:-22022}
 VM_SOL_PORT=${VM_SOL_PORT:-22025}
 VM_CODEC_PORT=${VM_CODEC_PORT:-22026}
@@ -302,9 +302,11 @@ vm_link()
 vm_bmc_start()
 {
 	. "$VM_SRC/tests/integration/bmc.sh"
-	BMC_NET=$VM_NET BMC_STARTCMD="$1/start.sh -loadvm booted" \
+	# BMC K of bmc.sh is on BMC_NET.K: K is VM_HOST's last number
+	BMC_NET=${VM_HOST%.*} BMC_STARTCMD="$1/start.sh -loadvm booted" \
 	    BMC_VM_ADDR=$VM_HOST BMC_VM_PORT=$VM_CODEC_PORT \
-	    BMC_SOL="tcp:$VM_HOST:$VM_SOL_PORT" bmc_start "$1/bmc" 1
+	    BMC_SOL="tcp:$VM_HOST:$VM_SOL_PORT" bmc_start "$1/bmc" 1 \
+	    "${VM_HOST##*.}"
 }
 
 vm_bmc_stop()
