@@ -74,8 +74,8 @@ check_box()
 }
 
 # An md RAID10 over exactly the four data disks, all in sync and up,
-# under an LVM volume group (VG, else any); the md-* layouts make the
-# group and leave its logical volumes to the user.
+# holding (alone) an LVM volume group (VG, else any); its logical volumes,
+# if any, active.
 check_raid10_lvm()
 {
 	_ck_run "$1" 'cat /proc/mdstat; for md in /dev/md/* /dev/md[0-9]*; do
@@ -91,6 +91,11 @@ check_raid10_lvm()
 	    lvs --noheadings -o lv_name,vg_name,lv_size,lv_attr' || return 1
 	_ck_has "$1" "^ */dev/md[^ ]* +${2:-[^ ]+}\$" || return 1
 	_ck_has "$1" "^ *${2:-[^ ]+} +1 +[0-9]+ +[0-9.]+[kmgt]" || return 1
+	# lab makes the volume group; logical volumes, if any, are active
+	if grep -Eq -- '-wi-[^a]' "$1/guest.out"; then
+		_ck_fail "an inactive logical volume"
+		return 1
+	fi
 }
 
 # bond0 in active-backup over eth0..eth2, every slave up, bond0 a port of

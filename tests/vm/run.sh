@@ -9,9 +9,9 @@
 # snapshot, lab power off box. Every qemu and ipmi_sim is stopped by PID on
 # every exit path. Environment:
 #   LAB_VM_ZFS=1        the image with OpenZFS (meson -Dvm_zfs=enabled)
-#   LAB_VM_PROVISION=1  run the lab provision cases (needs lab provision;
-#                       without it they fail); 0 (the default until the
-#                       command lands on main) leaves them out, and says so
+#   LAB_VM_PROVISION=0  leave the lab provision cases out (and say so);
+#                       1, the default, runs them (a lab without the
+#                       provision command fails)
 #   LAB_VM_KEEP=1       keep the temp folder (console log, lab's files)
 set -eu
 LAB=$1
@@ -76,18 +76,6 @@ vm_box_yaml "$V" "$T/box.yaml" || fail "render box.yaml"
 run init init
 [ "$(rc init)" = 0 ] || fail "lab init: $(cat "$T/init.err")"
 run import import "$T/box.yaml"
-if [ "$(rc import)" != 0 ] &&
-    grep -Eq "unknown .*(ssh|device|boot)" "$T/import.err"; then
-	# WORKAROUND until main's inventory has the ssh block and the disk
-	# device key (the integrator's "Inventory: ssh block, disk device and
-	# boot keys"): import without them. Drop this when merged.
-	echo "vm: this lab has no ssh/device inventory keys yet:" \
-	    "importing box.yaml without them" >&2
-	sed -e '/^    ssh:$/,/^    nics:$/{/^    nics:$/!d}' \
-	    -e 's/, device: [^,}]*//' -e 's/, boot: true//' \
-	    "$T/box.yaml" >"$T/box-v1.yaml"
-	run import import "$T/box-v1.yaml"
-fi
 [ "$(rc import)" = 0 ] || fail "lab import box.yaml: $(cat "$T/import.err")"
 ok
 
