@@ -157,6 +157,7 @@ case_bond_bridge()
 	took "lab provision box --bond active-backup --bridge br0" \
 	    $(($(now) - t))
 	vm_wait_ssh "$V" || fail "no ssh after bonding"
+	check_net_confirmed "$V" || fail "the bond is not confirmed"
 	check_bond_bridge "$V" || fail "bond0 + br0 in the guest"
 	t=$(now)
 	check_failover "$V" || fail "bond failover"
@@ -188,9 +189,10 @@ case_rollback()
 	vm_wait_ssh "$V" || fail "no ssh after the rollback"
 	took "provision cut off, then rolled back" $(($(now) - t))
 	check_network_as_built "$V" || fail "the old network is not back"
+	check_net_rolled_back "$V" || fail "not rolled back by the timer"
 	run hist history box
 	[ "$(rc hist)" = 0 ] || fail "lab history rc $(rc hist)"
-	has hist.out "rolled-back"
+	has hist.out "network *active-backup *rolled-back"
 	ok
 }
 
@@ -208,10 +210,10 @@ vm_ssh "$V" 'echo dirty >/root/marker; sync' </dev/null ||
 t=$(now)
 run off power off box
 [ "$(rc off)" = 0 ] || fail "power off rc $(rc off): $(cat "$T/off.err")"
-vm_wait_gone "$V" 30 || fail "qemu still runs after lab power off"
+vm_wait_gone "$V" 120 || fail "qemu still runs after lab power off"
 took "lab power off box (qemu gone)" $(($(now) - t))
 # ipmi_sim may still say on for a moment: poll
-end=$(($(now) + 30))
+end=$(($(now) + 120))
 while :; do
 	run st2 power status box
 	grep -q "box *off" "$T/st2.out" && break
@@ -227,7 +229,7 @@ vm_ssh "$V" 'test ! -e /root/marker' </dev/null ||
     fail "power on did not start from the clean snapshot"
 run off2 power off box
 [ "$(rc off2)" = 0 ] || fail "second power off rc $(rc off2)"
-vm_wait_gone "$V" 30 || fail "qemu still runs after the second power off"
+vm_wait_gone "$V" 120 || fail "qemu still runs after the second power off"
 ok
 
 # the BMC's password never shows

@@ -182,7 +182,7 @@ vm_hmp()
 
 # Polls ssh until the guest answers (on VM_PORT if set), TIMEOUT seconds
 # at most (VM_SSH_TIMEOUT); fails at once, with the console's end, when
-# qemu is gone (or has not written its PID within 60 s: a BMC's power on
+# qemu is gone (or has not written its PID within 120 s: a BMC's power on
 # returns before qemu is up).
 vm_wait_ssh()
 {
@@ -194,7 +194,7 @@ vm_wait_ssh()
 		if vm_pid "$1" >/dev/null; then
 			_vseen=1
 		elif [ "$_vseen" = 1 ] ||
-		    [ "$(date +%s)" -ge $((_vt0 + 60)) ]; then
+		    [ "$(date +%s)" -ge $((_vt0 + 120)) ]; then
 			_vm_say "qemu is not running; console:"
 			tail -20 "$1/console.log" >&2 2>/dev/null
 			return 1
