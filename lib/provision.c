@@ -213,7 +213,10 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 			    "the network restarted (expected)");
 			rc = 0;
 		}
-		if (i + 1 < p->nsteps && p->steps[i + 1].reconnect)
+		/* the rollback is armed by the last step before the first
+		   reconnect: its window counts from there */
+		if (armed == 0 && i + 1 < p->nsteps &&
+		    p->steps[i + 1].reconnect)
 			armed = r->started_ms;
 		if (prov_db_step_end(db, a->run_id, i, r, err) == -1)
 			return -1;

@@ -10,8 +10,9 @@
  * NIC bonding, optionally bridged, for ifupdown, systemd-networkd or
  * netplan. The change is applied by scripts on the target: apply.sh
  * saves the config and arms a rollback timer, switch.sh installs and
- * brings up the new config apart from the SSH session, and confirm.sh,
- * run over a new SSH connection, stops the rollback.
+ * brings up the new config apart from the SSH session, "confirm.sh wait",
+ * over a new SSH connection, waits until it is up, and confirm.sh, over
+ * another one opened after that, stops the rollback.
  */
 
 #define STAGING		"/var/lib/lab/net"
@@ -468,14 +469,26 @@ steps(struct bond *b, const char *slaves)
 	    STAGING), NULL, comment, b->err)) == NULL)
 		return -1;
 	s->timeout_s = 30;
-	snprintf(comment, sizeof(comment), "confirm over a new SSH "
-	    "connection within %d s, which stops the rollback",
-	    b->p->rollback_s);
+	/*
+	 * Two new connections: the first may have been opened before the
+	 * switch cut the old config, so it only waits for switch.sh; the
+	 * second, opened after that answer, went over the new config, and
+	 * only it confirms.
+	 */
+	if ((s = plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh "
+	    "%s/confirm.sh wait", STAGING), NULL, "wait until switch.sh "
+	    "has the new config up (changes nothing)", b->err)) == NULL)
+		return -1;
+	s->reconnect = 1;
+	s->timeout_s = b->p->rollback_s + 15;
+	snprintf(comment, sizeof(comment), "confirm within %d s, over a "
+	    "connection opened after the wait answered, which stops the "
+	    "rollback", b->p->rollback_s);
 	if ((s = plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh "
 	    "%s/confirm.sh", STAGING), NULL, comment, b->err)) == NULL)
 		return -1;
 	s->reconnect = 1;
-	s->timeout_s = 45;
+	s->timeout_s = 30;
 	return 0;
 }
 

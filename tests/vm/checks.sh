@@ -8,6 +8,8 @@
 #	check_bond_bridge DIR		bond0 active-backup over eth0..2 in br0
 #	check_failover DIR		a NIC's cable pulled: the bond fails over
 #	check_network_as_built DIR	eth0 by DHCP, no bond, no bridge
+#	check_net_confirmed DIR		lab confirmed the change: no rollback
+#	check_net_rolled_back DIR	switched, then rolled back by the timer
 
 _ck_fail() { echo "checks.sh: $*" >&2; return 1; }
 
@@ -74,8 +76,8 @@ check_box()
 }
 
 # An md RAID10 over exactly the four data disks, all in sync and up,
-# under an LVM volume group (VG, else any); the md-* layouts make the
-# group and leave its logical volumes to the user.
+# holding (alone) an LVM volume group (VG, else any); its logical volumes,
+# if any, active.
 check_raid10_lvm()
 {
 	_ck_run "$1" 'cat /proc/mdstat; for md in /dev/md/* /dev/md[0-9]*; do
@@ -91,6 +93,11 @@ check_raid10_lvm()
 	    lvs --noheadings -o lv_name,vg_name,lv_size,lv_attr' || return 1
 	_ck_has "$1" "^ */dev/md[^ ]* +${2:-[^ ]+}\$" || return 1
 	_ck_has "$1" "^ *${2:-[^ ]+} +1 +[0-9]+ +[0-9.]+[kmgt]" || return 1
+	# lab makes the volume group; logical volumes, if any, are active
+	if grep -Eq -- '-wi-[^a]' "$1/guest.out"; then
+		_ck_fail "an inactive logical volume"
+		return 1
+	fi
 }
 
 # bond0 in active-backup over eth0..eth2, every slave up, bond0 a port of
@@ -177,6 +184,41 @@ check_network_as_built()
 	if grep -Eq '^(bond0|br0)$' "$1/guest.out"; then
 		cat "$1/guest.out" >&2
 		_ck_fail "a bond or bridge is still there"
+		return 1
+	fi
+}
+
+# lab's staging folder of a network change (lib/plan/bond.c)
+CK_NET=/var/lib/lab/net
+
+# The change was switched to and confirmed: nothing pending, the rollback
+# timer stopped (it would put the old config back later), never rolled
+# back.
+check_net_confirmed()
+{
+	_ck_run "$1" "cat $CK_NET/switched; ls $CK_NET;
+	    systemctl is-active lab-net-rollback.timer || true" || return 1
+	_ck_has "$1" '^ok$' || return 1
+	_ck_has "$1" '^decided$' || return 1
+	if grep -Eq '^(pending|rolled-back|active)$' "$1/guest.out"; then
+		cat "$1/guest.out" >&2
+		_ck_fail "the change is pending, rolled back or its timer armed"
+		return 1
+	fi
+}
+
+# The change was switched to (switch.sh succeeded: it is not its own
+# failure that put the old config back), then the timer rolled it back:
+# nothing pending.
+check_net_rolled_back()
+{
+	_ck_run "$1" "cat $CK_NET/switched; ls $CK_NET;
+	    systemctl is-active lab-net-rollback.service || true" || return 1
+	_ck_has "$1" '^ok$' || return 1
+	_ck_has "$1" '^rolled-back$' || return 1
+	if grep -Eq '^(pending|active|activating)$' "$1/guest.out"; then
+		cat "$1/guest.out" >&2
+		_ck_fail "the change is still pending"
 		return 1
 	fi
 }

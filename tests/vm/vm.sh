@@ -14,13 +14,13 @@
 #	vm_restore "$D"			# back to the snapshot, disks reverted
 #	vm_stop "$D"
 #
-# Addresses (all on VM_NET, 127.0.22 unless set): sshd of the guest through
-# qemu's hostfwd on $VM_HOST:$VM_SSH_PORT (eth0, the management NIC), +1
+# Everything listens on VM_HOST (127.0.22.1 unless set; another address
+# lets a second box run beside): the BMC on port 623, sshd of the guest
+# through qemu's hostfwd on $VM_SSH_PORT (eth0, the management NIC), +1
 # (eth1) and +2 (eth2); the guest's ttyS0 as a TCP server on $VM_SOL_PORT
 # (for SOL); ipmi_sim's VM serial interface on $VM_CODEC_PORT.
 
-VM_NET=${VM_NET:-127.0.22}
-VM_HOST=${VM_HOST:-$VM_NET.1}
+VM_HOST=${VM_HOST:-127.0.22.1}
 VM_SSH_PORT=${VM_SSH_PORT:-22022}
 VM_SOL_PORT=${VM_SOL_PORT:-22025}
 VM_CODEC_PORT=${VM_CODEC_PORT:-22026}
@@ -182,13 +182,19 @@ vm_hmp()
 
 # Polls ssh until the guest answers (on VM_PORT if set), TIMEOUT seconds
 # at most (VM_SSH_TIMEOUT); fails at once, with the console's end, when
-# qemu is gone.
+# qemu is gone (or has not written its PID within 120 s: a BMC's power on
+# returns before qemu is up).
 vm_wait_ssh()
 {
-	_vend=$(($(date +%s) + ${2:-$VM_SSH_TIMEOUT}))
+	_vt0=$(date +%s)
+	_vend=$((_vt0 + ${2:-$VM_SSH_TIMEOUT}))
+	_vseen=0
 	while :; do
 		vm_ssh "$1" true </dev/null 2>/dev/null && return 0
-		if ! vm_pid "$1" >/dev/null; then
+		if vm_pid "$1" >/dev/null; then
+			_vseen=1
+		elif [ "$_vseen" = 1 ] ||
+		    [ "$(date +%s)" -ge $((_vt0 + 120)) ]; then
 			_vm_say "qemu is not running; console:"
 			tail -20 "$1/console.log" >&2 2>/dev/null
 			return 1
@@ -236,6 +242,7 @@ vm_first_boot()
 	_vt2=$(date +%s)
 	vm_hmp "$1" quit 30 >/dev/null 2>&1
 	vm_wait_gone "$1" 60 || { _vm_say "qemu did not quit"; return 1; }
+	rm -f "$1/qemu.pid"
 	VM_T_BOOT=$((_vt1 - _vt0))
 	VM_T_SAVE=$((_vt2 - _vt1))
 }
@@ -295,9 +302,11 @@ vm_link()
 vm_bmc_start()
 {
 	. "$VM_SRC/tests/integration/bmc.sh"
-	BMC_NET=$VM_NET BMC_STARTCMD="$1/start.sh -loadvm booted" \
+	# BMC K of bmc.sh is on BMC_NET.K: K is VM_HOST's last number
+	BMC_NET=${VM_HOST%.*} BMC_STARTCMD="$1/start.sh -loadvm booted" \
 	    BMC_VM_ADDR=$VM_HOST BMC_VM_PORT=$VM_CODEC_PORT \
-	    BMC_SOL="tcp:$VM_HOST:$VM_SOL_PORT" bmc_start "$1/bmc" 1
+	    BMC_SOL="tcp:$VM_HOST:$VM_SOL_PORT" bmc_start "$1/bmc" 1 \
+	    "${VM_HOST##*.}"
 }
 
 vm_bmc_stop()
