@@ -154,8 +154,8 @@ void	cmd_bmc_release(struct lab_bmc_run *);
 /* A text table sized to its contents. */
 struct table {
 	size_t		 ncols;
-	struct lab_buf	 text;		/* every cell, NUL-terminated */
-	size_t		*cells;		/* offsets into text, row by row */
+	struct lab_pool	 text;		/* the cells copied */
+	const char	**cells;	/* row by row */
 	size_t		 ncells, cap;
 	unsigned	 paint;		/* columns of state words to colour */
 };
@@ -174,6 +174,13 @@ void	table_word(FILE *, const char *);
 void	table_init(struct table *, size_t ncols, ...);
 /* Adds a row of ncols strings; NULL or "" prints as "-" (CSV: empty). */
 void	table_row(struct table *, ...);
+/*
+ * Adds a row without copying its strings: they must live until the
+ * table is printed (a listing of 10,000 hosts copies nothing).
+ */
+void	table_row_ref(struct table *, ...);
+/* Makes room for n more rows at once. */
+void	table_reserve(struct table *, size_t n);
 void	table_print(struct table *, FILE *);
 void	table_release(struct table *);
 

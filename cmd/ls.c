@@ -116,11 +116,14 @@ ls_hosts(struct lab_call *call, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	LAB_CLEANUP(lab_freep) char *sel = NULL;
-	struct lab_host_rows	 rows = { NULL, 0, NULL };
+	struct lab_host_rows	 rows;
 	const struct lab_host_row *h;
+	struct lab_pool		 cells;
 	struct table		 t;
 	char			 bmc[300], nics[24], disks[24];
 	size_t			 i, k = 0;
+
+	memset(&rows, 0, sizeof(rows));
 
 	if (call->json)
 		return ls_hosts_json(call, err);
@@ -132,6 +135,9 @@ ls_hosts(struct lab_call *call, struct lab_err *err)
 		return err->code;
 	table_init(&t, 7, "NAME", "MODEL", "ROLE", "GROUPS", "BMC", "NICS",
 	    "DISKS");
+	table_reserve(&t, rows.n);
+	/* the rows' strings outlive the table: only the cells made here copy */
+	lab_pool_init(&cells);
 	for (i = 0; i < rows.n; i++) {
 		h = &rows.v[i];
 		if (inv != NULL) {
@@ -151,11 +157,13 @@ ls_hosts(struct lab_call *call, struct lab_err *err)
 			memcpy(bmc, "none", 5);
 		utoa(h->nnics, nics, sizeof(nics));
 		utoa(h->ndisks, disks, sizeof(disks));
-		table_row(&t, h->name, h->model, h->role, h->groups, bmc, nics,
-		    disks);
+		table_row_ref(&t, h->name, h->model, h->role, h->groups,
+		    lab_pool_strdup(&cells, bmc), lab_pool_strdup(&cells, nics),
+		    lab_pool_strdup(&cells, disks));
 	}
 	table_print(&t, stdout);
 	table_release(&t);
+	lab_pool_release(&cells);
 	lab_host_rows_release(&rows);
 	return LAB_EXIT_OK;
 }

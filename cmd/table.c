@@ -36,32 +36,45 @@ table_setup(int csv)
 		out_cols = 80;
 }
 
+/* Makes room for n more cells. */
+static int
+room(struct table *t, size_t n)
+{
+	const char	**v;
+	size_t		  cap;
+
+	if (t->ncells + n <= t->cap)
+		return 0;
+	cap = t->cap ? t->cap : 64;
+	while (cap < t->ncells + n)
+		cap *= 2;
+	if ((v = realloc(t->cells, cap * sizeof(*v))) == NULL)
+		return -1;
+	t->cells = v;
+	t->cap = cap;
+	return 0;
+}
+
 /*
- * Adds a cell: copied into the table's one buffer (a listing of 10,000
- * hosts is 70,000 cells, not 70,000 allocations). Out of memory, the
- * table loses cells and prints what it has.
+ * Adds a cell, copied into the table's pool unless ref (a listing of
+ * 10,000 hosts is 70,000 cells, not 70,000 allocations). Out of memory,
+ * the table loses cells and prints what it has.
  */
 static void
-add_cell(struct table *t, const char *s)
+add_cell(struct table *t, const char *s, int ref)
 {
-	size_t	*v, cap;
+	const char	*c = ref ? s : lab_pool_strdup(&t->text, s);
 
-	if (t->ncells == t->cap) {
-		cap = t->cap ? t->cap * 2 : 64;
-		if ((v = realloc(t->cells, cap * sizeof(*v))) == NULL)
-			return;
-		t->cells = v;
-		t->cap = cap;
-	}
-	t->cells[t->ncells++] = t->text.len;
-	lab_buf_add(&t->text, s, strlen(s) + 1);
+	if (room(t, 1) == -1)
+		return;
+	t->cells[t->ncells++] = c != NULL ? c : "";
 }
 
 /* Cell i, after the last add. */
 static const char *
 cell(const struct table *t, size_t i)
 {
-	return t->text.oom ? "" : t->text.s + t->cells[i];
+	return t->cells[i];
 }
 
 /* Starts a table with its column headers. */
@@ -73,11 +86,18 @@ table_init(struct table *t, size_t ncols, ...)
 
 	memset(t, 0, sizeof(*t));
 	t->ncols = ncols;
-	lab_buf_init(&t->text);
+	lab_pool_init(&t->text);
 	va_start(ap, ncols);
 	for (i = 0; i < ncols; i++)
-		add_cell(t, va_arg(ap, const char *));
+		add_cell(t, va_arg(ap, const char *), 0);
 	va_end(ap);
+}
+
+/* Makes room for n more rows. */
+void
+table_reserve(struct table *t, size_t n)
+{
+	(void)room(t, n * t->ncols);
 }
 
 /* Adds a row; NULL and empty cells print as "-" (empty in CSV). */
@@ -91,7 +111,23 @@ table_row(struct table *t, ...)
 	va_start(ap, t);
 	for (i = 0; i < t->ncols; i++) {
 		s = va_arg(ap, const char *);
-		add_cell(t, s != NULL ? s : "");
+		add_cell(t, s != NULL ? s : "", 0);
+	}
+	va_end(ap);
+}
+
+/* Adds a row of strings that outlive the table, without copying them. */
+void
+table_row_ref(struct table *t, ...)
+{
+	const char	*s;
+	va_list		 ap;
+	size_t		 i;
+
+	va_start(ap, t);
+	for (i = 0; i < t->ncols; i++) {
+		s = va_arg(ap, const char *);
+		add_cell(t, s != NULL ? s : "", 1);
 	}
 	va_end(ap);
 }
@@ -257,11 +293,7 @@ print_plain(const struct table *t, FILE *f, const size_t *w)
 	for (i = 0; i < t->ncells && !b.oom; i++) {
 		c = i % t->ncols;
 		s = *cell(t, i) != '\0' ? cell(t, i) : "-";
-		/* cells end where the next begins: no strlen */
-		len = i + 1 < t->ncells ? t->cells[i + 1] - t->cells[i] - 1 :
-		    strlen(s);
-		if (*cell(t, i) == '\0')
-			len = 1;
+		len = strlen(s);
 		lab_buf_add(&b, s, len);
 		if (c + 1 == t->ncols) {
 			lab_buf_addc(&b, '\n');
@@ -333,7 +365,7 @@ table_print(struct table *t, FILE *f)
 void
 table_release(struct table *t)
 {
-	lab_buf_release(&t->text);
+	lab_pool_release(&t->text);
 	free(t->cells);
 	t->cells = NULL;
 	t->ncells = t->cap = 0;

@@ -138,12 +138,10 @@ add_change(struct lab_changes *ch, enum lab_change_op op, const char *what,
 {
 	struct lab_change	*v;
 
-	v = realloc(ch->v, (ch->n + 1) * sizeof(*v));
-	if (v == NULL) {
+	if (db_grow(&ch->v, ch->n, sizeof(*ch->v)) == -1) {
 		free(detail);
 		return -1;
 	}
-	ch->v = v;
 	v = &ch->v[ch->n];
 	v->op = op;
 	v->what = what;

@@ -56,33 +56,44 @@ host_release(struct lab_host *h)
 	free(h->disks);
 }
 
+static void
+switch_release(struct lab_switch *s)
+{
+	free(s->name);
+	free(s->model);
+	free(s->address);
+	free(s->snmp.version);
+	free(s->snmp.credential);
+	free(s->snmp.context);
+}
+
+/* Drops what was added after the counts given. */
+void
+lab_inventory_truncate(struct lab_inventory *inv, size_t nhosts,
+    size_t nswitches, size_t ngroups, size_t nwarnings)
+{
+	for (; inv->nhosts > nhosts; inv->nhosts--)
+		host_release(&inv->hosts[inv->nhosts - 1]);
+	for (; inv->nswitches > nswitches; inv->nswitches--)
+		switch_release(&inv->switches[inv->nswitches - 1]);
+	for (; inv->ngroups > ngroups; inv->ngroups--) {
+		free(inv->groups[inv->ngroups - 1].name);
+		free(inv->groups[inv->ngroups - 1].description);
+	}
+	for (; inv->nwarnings > nwarnings; inv->nwarnings--)
+		free(inv->warnings[inv->nwarnings - 1].msg);
+}
+
 /* Frees an inventory; NULL is a no-op. */
 void
 lab_inventory_free(struct lab_inventory *inv)
 {
-	size_t	i;
-
 	if (inv == NULL)
 		return;
-	for (i = 0; i < inv->nhosts; i++)
-		host_release(&inv->hosts[i]);
+	lab_inventory_truncate(inv, 0, 0, 0, 0);
 	free(inv->hosts);
-	for (i = 0; i < inv->nswitches; i++) {
-		free(inv->switches[i].name);
-		free(inv->switches[i].model);
-		free(inv->switches[i].address);
-		free(inv->switches[i].snmp.version);
-		free(inv->switches[i].snmp.credential);
-		free(inv->switches[i].snmp.context);
-	}
 	free(inv->switches);
-	for (i = 0; i < inv->ngroups; i++) {
-		free(inv->groups[i].name);
-		free(inv->groups[i].description);
-	}
 	free(inv->groups);
-	for (i = 0; i < inv->nwarnings; i++)
-		free(inv->warnings[i].msg);
 	free(inv->warnings);
 	lab_strv_release(&inv->files);
 	free(inv);
