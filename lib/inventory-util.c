@@ -12,74 +12,20 @@ lab_inventory_new(void)
 	return calloc(1, sizeof(struct lab_inventory));
 }
 
-static void
-host_release(struct lab_host *h)
-{
-	size_t	i;
-
-	free(h->name);
-	free(h->model);
-	free(h->role);
-	lab_strv_release(&h->groups);
-	if (h->bmc != NULL) {
-		free(h->bmc->type);
-		free(h->bmc->address);
-		free(h->bmc->credential);
-		lab_strv_release(&h->bmc->workarounds);
-		free(h->bmc->privilege);
-		free(h->bmc);
-	}
-	if (h->ssh != NULL) {
-		free(h->ssh->address);
-		free(h->ssh->user);
-		free(h->ssh->identity);
-		free(h->ssh->known_hosts);
-		free(h->ssh);
-	}
-	if (h->network != NULL) {
-		free(h->network->address);
-		free(h->network->gateway);
-		lab_strv_release(&h->network->dns);
-		free(h->network);
-	}
-	for (i = 0; i < h->nnics; i++) {
-		free(h->nics[i].name);
-		free(h->nics[i].mac);
-	}
-	free(h->nics);
-	for (i = 0; i < h->ndisks; i++) {
-		free(h->disks[i].slot);
-		free(h->disks[i].kind);
-		free(h->disks[i].controller);
-		free(h->disks[i].device);
-	}
-	free(h->disks);
-}
-
-static void
-switch_release(struct lab_switch *s)
-{
-	free(s->name);
-	free(s->model);
-	free(s->address);
-	free(s->snmp.version);
-	free(s->snmp.credential);
-	free(s->snmp.context);
-}
-
-/* Drops what was added after the counts given. */
+/*
+ * Drops what was added after the counts given (their strings stay in the
+ * pool until the inventory is freed).
+ */
 void
 lab_inventory_truncate(struct lab_inventory *inv, size_t nhosts,
     size_t nswitches, size_t ngroups, size_t nwarnings)
 {
-	for (; inv->nhosts > nhosts; inv->nhosts--)
-		host_release(&inv->hosts[inv->nhosts - 1]);
-	for (; inv->nswitches > nswitches; inv->nswitches--)
-		switch_release(&inv->switches[inv->nswitches - 1]);
-	for (; inv->ngroups > ngroups; inv->ngroups--) {
-		free(inv->groups[inv->ngroups - 1].name);
-		free(inv->groups[inv->ngroups - 1].description);
-	}
+	if (inv->nhosts > nhosts)
+		inv->nhosts = nhosts;
+	if (inv->nswitches > nswitches)
+		inv->nswitches = nswitches;
+	if (inv->ngroups > ngroups)
+		inv->ngroups = ngroups;
 	for (; inv->nwarnings > nwarnings; inv->nwarnings--)
 		free(inv->warnings[inv->nwarnings - 1].msg);
 }
@@ -96,6 +42,7 @@ lab_inventory_free(struct lab_inventory *inv)
 	free(inv->groups);
 	free(inv->warnings);
 	lab_strv_release(&inv->files);
+	lab_pool_release(&inv->pool);
 	free(inv);
 }
 

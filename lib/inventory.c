@@ -44,6 +44,7 @@ struct ctx {
 	struct lab_inventory	*inv;
 	const char		*file;
 	struct lab_err		*err;
+	struct lab_pool		*pool;	/* the inventory's */
 };
 
 static int LAB_PRINTF(3, 4)
@@ -178,7 +179,8 @@ check_keys(struct ctx *c, const struct ynode *map, const char *const *keys,
 
 	for (i = 0; i < map->n; i += 2) {
 		for (k = 0; keys[k] != NULL; k++)
-			if (strcmp(map->items[i]->value, keys[k]) == 0)
+			if (map->items[i]->value[0] == keys[k][0] &&
+			    strcmp(map->items[i]->value, keys[k]) == 0)
 				break;
 		if (keys[k] != NULL)
 			continue;
@@ -201,8 +203,10 @@ get(const struct ynode *map, const char *key)
 {
 	size_t	i;
 
+	/* the first letter first: most keys differ there */
 	for (i = 0; i + 1 < map->n; i += 2)
-		if (strcmp(map->items[i]->value, key) == 0)
+		if (map->items[i]->value[0] == key[0] &&
+		    strcmp(map->items[i]->value, key) == 0)
 			return map->items[i + 1];
 	return NULL;
 }
@@ -219,14 +223,18 @@ want_kind(struct ctx *c, const struct ynode *n, enum ynode_kind kind,
 	    kind_name(n));
 }
 
-/* A required (or optional, when opt) string under key. */
+/*
+ * The node of a required (or optional, when opt) string under key: a
+ * non-empty scalar; *ret is NULL when an optional one is absent.
+ */
 static int
-want_str(struct ctx *c, const struct ynode *map, const char *key,
-    const char *what, int opt, char **ret)
+want_value(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, int opt, const struct ynode **ret)
 {
 	const struct ynode	*n = get(map, key);
 	char			 label[128];
 
+	*ret = NULL;
 	if (n == NULL || (opt && yaml_is_null(n))) {
 		if (opt)
 			return 0;
@@ -238,7 +246,21 @@ want_str(struct ctx *c, const struct ynode *map, const char *key,
 			return -1;
 		return fail(c, n, "%s cannot be empty", label);
 	}
-	if ((*ret = strdup(n->value)) == NULL)
+	*ret = n;
+	return 0;
+}
+
+/* A required (or optional, when opt) string under key. */
+static int
+want_str(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, int opt, char **ret)
+{
+	const struct ynode	*n;
+
+	if (want_value(c, map, key, what, opt, &n) == -1)
+		return -1;
+	if (n != NULL &&
+	    (*ret = lab_pool_strndup(c->pool, n->value, n->len)) == NULL)
 		return lab_err_oom(c->err);
 	return 0;
 }
@@ -398,7 +420,7 @@ load_workarounds(struct ctx *c, const struct ynode *seq, struct lab_bmc *b,
     const char *what)
 {
 	const struct ynode	*n;
-	char			 label[128];
+	char			 label[128], *p;
 	unsigned		 bits = 0;
 	size_t			 i;
 
@@ -407,6 +429,8 @@ load_workarounds(struct ctx *c, const struct ynode *seq, struct lab_bmc *b,
 	snprintf(label, sizeof(label), "'workarounds' of %s", what);
 	if (want_kind(c, seq, YNODE_SEQ, label) == -1)
 		return -1;
+	if (lab_strv_pool(&b->workarounds, c->pool, seq->n) == -1)
+		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		n = seq->items[i];
 		if (want_kind(c, n, YNODE_SCALAR, "a workaround") == -1)
@@ -419,8 +443,9 @@ load_workarounds(struct ctx *c, const struct ynode *seq, struct lab_bmc *b,
 		if (lab_strv_find(&b->workarounds, n->value) >= 0)
 			return fail(c, n, "workaround '%s' listed twice",
 			    n->value);
-		if (lab_strv_add(&b->workarounds, n->value) == -1)
+		if ((p = lab_pool_strdup(c->pool, n->value)) == NULL)
 			return lab_err_oom(c->err);
+		lab_strv_put(&b->workarounds, p);
 	}
 	return 0;
 }
@@ -438,7 +463,7 @@ load_bmc(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
 	    check_keys(c, n, bmc_keys, "bmc") == -1)
 		return -1;
-	if ((b = h->bmc = calloc(1, sizeof(*b))) == NULL)
+	if ((b = h->bmc = lab_pool_alloc(c->pool, sizeof(*b))) == NULL)
 		return lab_err_oom(c->err);
 	b->port = 623;
 	b->cipher_suite = 3;
@@ -485,7 +510,7 @@ load_ssh(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
 	    check_keys(c, n, ssh_keys, "ssh") == -1)
 		return -1;
-	if ((ssh = h->ssh = calloc(1, sizeof(*ssh))) == NULL)
+	if ((ssh = h->ssh = lab_pool_alloc(c->pool, sizeof(*ssh))) == NULL)
 		return lab_err_oom(c->err);
 	ssh->port = 22;
 	ssh->loc = loc_of(c, n);
@@ -499,7 +524,8 @@ load_ssh(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (ssh->user != NULL && lab_check_name(ssh->user, &why) == -1)
 		return fail(c, get(n, "user"), "bad user '%.64s' in %s: %s",
 		    ssh->user, what, why);
-	if (ssh->user == NULL && (ssh->user = strdup("root")) == NULL)
+	if (ssh->user == NULL &&
+	    (ssh->user = lab_pool_strdup(c->pool, "root")) == NULL)
 		return lab_err_oom(c->err);
 	return 0;
 }
@@ -509,7 +535,7 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 {
 	struct lab_netcfg	*net;
 	const struct ynode	*seq, *v;
-	char			 what[96];
+	char			 what[96], *p;
 	const char		*why;
 	size_t			 i;
 
@@ -517,7 +543,7 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
 	    check_keys(c, n, network_keys, "network") == -1)
 		return -1;
-	if ((net = h->network = calloc(1, sizeof(*net))) == NULL)
+	if ((net = h->network = lab_pool_alloc(c->pool, sizeof(*net))) == NULL)
 		return lab_err_oom(c->err);
 	net->loc = loc_of(c, n);
 	if (want_str(c, n, "address", what, 1, &net->address) == -1 ||
@@ -537,6 +563,8 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 		return 0;
 	if (want_kind(c, seq, YNODE_SEQ, "'dns'") == -1)
 		return -1;
+	if (lab_strv_pool(&net->dns, c->pool, seq->n) == -1)
+		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		v = seq->items[i];
 		if (want_kind(c, v, YNODE_SCALAR, "a dns server") == -1)
@@ -544,8 +572,9 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 		if (lab_check_ip(v->value, &why) == -1)
 			return fail(c, v, "bad dns server '%.64s' in %s: %s",
 			    v->value, what, why);
-		if (lab_strv_add(&net->dns, v->value) == -1)
+		if ((p = lab_pool_strdup(c->pool, v->value)) == NULL)
 			return lab_err_oom(c->err);
+		lab_strv_put(&net->dns, p);
 	}
 	return 0;
 }
@@ -555,14 +584,16 @@ load_nics(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 {
 	const struct ynode	*n;
 	struct lab_nic		*nic;
-	char			 what[96], mac[18], *raw = NULL;
+	const struct ynode	*raw;
+	char			 what[96], mac[18];
 	const char		*why;
 	size_t			 i, j;
 
 	cat3(what, sizeof(what), "'nics' of host '", h->name, "'");
 	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
 		return -1;
-	if ((h->nics = calloc(seq->n ? seq->n : 1, sizeof(*h->nics))) == NULL)
+	if ((h->nics = lab_pool_alloc(c->pool, (seq->n ? seq->n : 1) *
+	    sizeof(*h->nics))) == NULL)
 		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		n = seq->items[i];
@@ -573,17 +604,13 @@ load_nics(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 		nic = &h->nics[h->nnics++];
 		nic->loc = loc_of(c, n);
 		if (want_name(c, n, "name", what, 0, &nic->name) == -1 ||
-		    want_str(c, n, "mac", what, 0, &raw) == -1)
+		    want_value(c, n, "mac", what, 0, &raw) == -1)
 			return -1;
-		if (lab_parse_mac(raw, mac, &why) == -1) {
-			fail(c, get(n, "mac"), "bad mac '%.64s' of nic '%s' "
-			    "of host '%s': %s", raw, nic->name, h->name, why);
-			free(raw);
-			return -1;
-		}
-		free(raw);
-		raw = NULL;
-		if ((nic->mac = strdup(mac)) == NULL)
+		if (lab_parse_mac(raw->value, mac, &why) == -1)
+			return fail(c, raw, "bad mac '%.64s' of nic '%s' of "
+			    "host '%s': %s", raw->value, nic->name, h->name,
+			    why);
+		if ((nic->mac = lab_pool_strdup(c->pool, mac)) == NULL)
 			return lab_err_oom(c->err);
 		for (j = 0; j + 1 < h->nnics; j++)
 			if (strcmp(h->nics[j].name, nic->name) == 0)
@@ -632,14 +659,16 @@ load_disks(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 {
 	const struct ynode	*n, *s;
 	struct lab_disk		*d;
-	char			 what[96], *raw = NULL;
+	const struct ynode	*raw;
+	char			 what[96];
 	const char		*why;
 	size_t			 i, j;
 
 	cat3(what, sizeof(what), "'disks' of host '", h->name, "'");
 	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
 		return -1;
-	if ((h->disks = calloc(seq->n ? seq->n : 1, sizeof(*h->disks))) == NULL)
+	if ((h->disks = lab_pool_alloc(c->pool, (seq->n ? seq->n : 1) *
+	    sizeof(*h->disks))) == NULL)
 		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		n = seq->items[i];
@@ -651,17 +680,12 @@ load_disks(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 		d->loc = loc_of(c, n);
 		if (want_name(c, n, "slot", what, 0, &d->slot) == -1 ||
 		    want_word(c, n, "kind", what, disk_kinds, 0, &d->kind) == -1 ||
-		    want_str(c, n, "size", what, 0, &raw) == -1)
+		    want_value(c, n, "size", what, 0, &raw) == -1)
 			return -1;
-		if (lab_parse_size(raw, &d->size_bytes, &why) == -1) {
-			fail(c, get(n, "size"), "bad size '%.64s' of disk in "
-			    "slot %s of host '%s': %s", raw, d->slot, h->name,
+		if (lab_parse_size(raw->value, &d->size_bytes, &why) == -1)
+			return fail(c, raw, "bad size '%.64s' of disk in slot "
+			    "%s of host '%s': %s", raw->value, d->slot, h->name,
 			    why);
-			free(raw);
-			return -1;
-		}
-		free(raw);
-		raw = NULL;
 		if (d->size_bytes == 0)
 			return fail(c, get(n, "size"), "disk in slot %s of "
 			    "host '%s' has size 0", d->slot, h->name);
@@ -696,12 +720,14 @@ load_groups_of(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 {
 	const struct ynode	*n;
 	const char		*why;
-	char			 what[96];
+	char			 what[96], *p;
 	size_t			 i;
 
 	cat3(what, sizeof(what), "'groups' of host '", h->name, "'");
 	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
 		return -1;
+	if (lab_strv_pool(&h->groups, c->pool, seq->n) == -1)
+		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		n = seq->items[i];
 		if (want_kind(c, n, YNODE_SCALAR, "a group") == -1)
@@ -712,8 +738,9 @@ load_groups_of(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 		if (lab_strv_find(&h->groups, n->value) >= 0)
 			return fail(c, n, "host '%s' lists group '%s' twice",
 			    h->name, n->value);
-		if (lab_strv_add(&h->groups, n->value) == -1)
+		if ((p = lab_pool_strdup(c->pool, n->value)) == NULL)
 			return lab_err_oom(c->err);
+		lab_strv_put(&h->groups, p);
 	}
 	return 0;
 }
@@ -897,7 +924,7 @@ lab_inventory_load_buf(struct lab_inventory *inv, const char *name,
     const char *buf, size_t len, struct lab_err *err)
 {
 	struct ynode	*root = NULL;
-	struct ctx	 c = { inv, NULL, err };
+	struct ctx	 c = { inv, NULL, err, &inv->pool };
 	size_t		 nh = inv->nhosts, ns = inv->nswitches;
 	size_t		 ng = inv->ngroups, nw = inv->nwarnings;
 	int		 rc;
@@ -922,19 +949,26 @@ lab_inventory_load_buf(struct lab_inventory *inv, const char *name,
 	return rc;
 }
 
+/* One buffer for the text of every file read: its memory is touched once. */
+struct text {
+	char	*buf;
+	size_t	 cap;
+};
+
 static int
-load_file(struct lab_inventory *inv, const char *path, struct lab_err *err)
+load_file(struct lab_inventory *inv, const char *path, struct text *t,
+    struct lab_err *err)
 {
-	LAB_CLEANUP(lab_freep) char *buf = NULL;
 	size_t	len = 0;
 	int	fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path,
 		    strerror(errno));
-	if (yaml_file_read(fd, path, YAML_MAX_FILE, &buf, &len, err) == -1)
+	if (yaml_file_reread(fd, path, YAML_MAX_FILE, &t->buf, &t->cap, &len,
+	    err) == -1)
 		return -1;
-	return lab_inventory_load_buf(inv, path, buf, len, err);
+	return lab_inventory_load_buf(inv, path, t->buf, len, err);
 }
 
 static int
@@ -944,7 +978,8 @@ cmpstr(const void *a, const void *b)
 }
 
 static int
-load_dir(struct lab_inventory *inv, const char *dir, struct lab_err *err)
+load_dir(struct lab_inventory *inv, const char *dir, struct text *t,
+    struct lab_err *err)
 {
 	struct lab_strv	 names;
 	struct dirent	*de;
@@ -977,7 +1012,7 @@ load_dir(struct lab_inventory *inv, const char *dir, struct lab_err *err)
 	}
 	qsort(names.v, names.n, sizeof(char *), cmpstr);
 	for (i = 0; i < names.n; i++)
-		if (load_file(inv, names.v[i], err) == -1)
+		if (load_file(inv, names.v[i], t, err) == -1)
 			goto out;
 	rc = 0;
 out:
@@ -992,15 +1027,21 @@ lab_inventory_load(struct lab_inventory *inv, char *const *paths,
     size_t npaths, struct lab_err *err)
 {
 	struct stat	st;
+	struct text	t = { NULL, 0 };
 	size_t		i;
+	int		rc = 0;
 
-	for (i = 0; i < npaths; i++) {
+	for (i = 0; i < npaths && rc == 0; i++) {
 		if (stat(paths[i], &st) == -1)
-			return lab_err_set(err, LAB_EXIT_ENV, "%s: %s",
+			rc = lab_err_set(err, LAB_EXIT_ENV, "%s: %s",
 			    paths[i], strerror(errno));
-		if (S_ISDIR(st.st_mode) ? load_dir(inv, paths[i], err) == -1 :
-		    load_file(inv, paths[i], err) == -1)
-			return -1;
+		else if (S_ISDIR(st.st_mode) ?
+		    load_dir(inv, paths[i], &t, err) == -1 :
+		    load_file(inv, paths[i], &t, err) == -1)
+			rc = -1;
 	}
+	free(t.buf);
+	if (rc == -1)
+		return -1;
 	return lab_inventory_check_unique(inv, err);
 }

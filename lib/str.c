@@ -268,6 +268,27 @@ lab_strv_find(const struct lab_strv *sv, const char *s)
 	return -1;
 }
 
+/* An empty vector with room for n strings, in a pool. */
+int
+lab_strv_pool(struct lab_strv *sv, struct lab_pool *p, size_t n)
+{
+	if ((sv->v = lab_pool_alloc(p, (n + 1) * sizeof(*sv->v))) == NULL)
+		return -1;
+	sv->n = 0;
+	sv->cap = n + 1;
+	return 0;
+}
+
+/* Appends s to a vector from lab_strv_pool, which has room for it. */
+void
+lab_strv_put(struct lab_strv *sv, char *s)
+{
+	if (sv->n + 1 < sv->cap) {
+		sv->v[sv->n++] = s;
+		sv->v[sv->n] = NULL;
+	}
+}
+
 /* strdup that accepts NULL. */
 char *
 lab_strdup(const char *s)

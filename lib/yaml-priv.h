@@ -65,6 +65,12 @@ int	yaml_tree_stream(const char *name, const char *buf, size_t len,
  */
 int	yaml_file_read(int fd, const char *path, size_t max, char **ret,
 	    size_t *retlen, struct lab_err *err);
+/*
+ * The same into *buf of *cap bytes, grown when the file does not fit: one
+ * buffer for many files. *buf is caller-owned either way.
+ */
+int	yaml_file_reread(int fd, const char *path, size_t max, char **buf,
+	    size_t *cap, size_t *retlen, struct lab_err *err);
 /* Frees a tree (from its root); NULL is a no-op. */
 void	yaml_tree_free(struct ynode *);
 /* True when a plain scalar spells null (~, null, empty). */

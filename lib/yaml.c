@@ -611,13 +611,16 @@ yaml_is_null(const struct ynode *n)
 	    strcmp(n->value, "NULL") == 0;
 }
 
-/* Reads the whole of an open regular file of at most max bytes. */
+/*
+ * Reads the whole of an open regular file of at most max bytes into *buf,
+ * of *cap bytes, which grows when the file does not fit.
+ */
 int
-yaml_file_read(int fd, const char *path, size_t max, char **ret,
-    size_t *retlen, struct lab_err *err)
+yaml_file_reread(int fd, const char *path, size_t max, char **buf,
+    size_t *cap, size_t *retlen, struct lab_err *err)
 {
 	struct stat	 st;
-	char		*buf = NULL;
+	char		*p;
 	size_t		 off = 0;
 	ssize_t		 n = 0;
 	int		 rc = -1;
@@ -633,25 +636,43 @@ yaml_file_read(int fd, const char *path, size_t max, char **ret,
 		    max);
 		goto out;
 	}
-	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
-		lab_err_oom(err);
-		goto out;
+	if (*buf == NULL || *cap < (size_t)st.st_size + 1) {
+		if ((p = realloc(*buf, (size_t)st.st_size + 1)) == NULL) {
+			lab_err_oom(err);
+			goto out;
+		}
+		*buf = p;
+		*cap = (size_t)st.st_size + 1;
 	}
 	while (off < (size_t)st.st_size &&
-	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+	    (n = read(fd, *buf + off, (size_t)st.st_size - off)) > 0)
 		off += (size_t)n;
 	if (n == -1) {
 		lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path, strerror(errno));
-		free(buf);
 		goto out;
 	}
-	buf[off] = '\0';
-	*ret = buf;
+	(*buf)[off] = '\0';
 	*retlen = off;
 	rc = 0;
 out:
 	close(fd);
 	return rc;
+}
+
+/* Reads the whole of an open regular file of at most max bytes. */
+int
+yaml_file_read(int fd, const char *path, size_t max, char **ret,
+    size_t *retlen, struct lab_err *err)
+{
+	char	*buf = NULL;
+	size_t	 cap = 0;
+
+	if (yaml_file_reread(fd, path, max, &buf, &cap, retlen, err) == -1) {
+		free(buf);
+		return -1;
+	}
+	*ret = buf;
+	return 0;
 }
 
 int

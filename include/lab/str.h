@@ -73,6 +73,14 @@ int	lab_strv_add(struct lab_strv *, const char *);
 int	lab_strv_take(struct lab_strv *, char *);
 /* Returns the index of s, or -1. */
 long	lab_strv_find(const struct lab_strv *, const char *);
+/*
+ * Makes sv an empty vector with room for n strings, in pool p: filled
+ * with lab_strv_put, freed with the pool (never lab_strv_add or
+ * lab_strv_release it). Returns -1 when out of memory.
+ */
+int	lab_strv_pool(struct lab_strv *sv, struct lab_pool *p, size_t n);
+/* Appends s, which must outlive sv, to a vector from lab_strv_pool. */
+void	lab_strv_put(struct lab_strv *sv, char *s);
 
 /* strdup that accepts NULL (returning NULL). */
 char	*lab_strdup(const char *);
