@@ -174,14 +174,15 @@ void	table_word(FILE *, const char *);
 void	table_init(struct table *, size_t ncols, ...);
 /* Adds a row of ncols strings; NULL or "" prints as "-" (CSV: empty). */
 void	table_row(struct table *, ...);
-/*
- * Adds a row without copying its strings: they must live until the
- * table is printed (a listing of 10,000 hosts copies nothing).
- */
-void	table_row_ref(struct table *, ...);
-/* Makes room for n more rows at once. */
-void	table_reserve(struct table *, size_t n);
+/* Gives row i's ncols cells (NULL prints as "-"), good until the next call. */
+typedef void (*table_row_fn)(void *arg, size_t i, const char **cells);
 void	table_print(struct table *, FILE *);
+/*
+ * Prints the header and then n rows that fn gives one at a time (twice:
+ * for the widths, then to print), copying nothing: for 10,000 hosts.
+ */
+void	table_print_rows(struct table *, FILE *, size_t n, table_row_fn fn,
+	    void *arg);
 void	table_release(struct table *);
 
 #endif
