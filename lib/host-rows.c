@@ -21,11 +21,17 @@ struct rows {
 	struct lab_err		*err;
 };
 
+/*
+ * A copy of s, or the previous row's string of the field when it is the
+ * same: models, roles and BMC types repeat down the rows.
+ */
 static const char *
-put(struct rows *r, const unsigned char *s)
+put(struct rows *r, const unsigned char *s, const char *prev)
 {
 	if (s == NULL)
 		return NULL;
+	if (prev != NULL && strcmp(prev, (const char *)s) == 0)
+		return prev;
 	return lab_pool_strdup(&r->text, (const char *)s);
 }
 
@@ -83,7 +89,7 @@ new_row(struct rows *r, sqlite3_int64 id)
 static int
 read_hosts(struct rows *r)
 {
-	struct lab_host_row	*h;
+	struct lab_host_row	*h, *p;
 	sqlite3_stmt		*st;
 	int			 rc;
 
@@ -96,11 +102,15 @@ read_hosts(struct rows *r)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if ((h = new_row(r, sqlite3_column_int64(st, 0))) == NULL)
 			break;
-		h->name = put(r, sqlite3_column_text(st, 1));
-		h->model = put(r, sqlite3_column_text(st, 2));
-		h->role = put(r, sqlite3_column_text(st, 3));
-		h->bmc_type = put(r, sqlite3_column_text(st, 4));
-		h->bmc_address = put(r, sqlite3_column_text(st, 5));
+		p = r->n > 1 ? h - 1 : NULL;
+		h->name = put(r, sqlite3_column_text(st, 1), NULL);
+		h->model = put(r, sqlite3_column_text(st, 2),
+		    p ? p->model : NULL);
+		h->role = put(r, sqlite3_column_text(st, 3),
+		    p ? p->role : NULL);
+		h->bmc_type = put(r, sqlite3_column_text(st, 4),
+		    p ? p->bmc_type : NULL);
+		h->bmc_address = put(r, sqlite3_column_text(st, 5), NULL);
 	}
 	if (rc != SQLITE_DONE)
 		return step_fail(r, st, rc, "read hosts");
@@ -118,7 +128,7 @@ struct member {
 /* Writes row's groups, in position order, as its groups string. */
 static void
 flush_groups(struct rows *r, long row, struct member *v, size_t n,
-    const struct lab_buf *names, struct lab_buf *line)
+    const struct lab_buf *names, struct lab_buf *line, const char **last)
 {
 	struct member	t;
 	size_t		i, j;
@@ -137,8 +147,13 @@ flush_groups(struct rows *r, long row, struct member *v, size_t n,
 			lab_buf_addc(line, ',');
 		lab_buf_adds(line, names->s + v[i].name);
 	}
-	if (!line->oom)
-		r->v[row].groups = lab_pool_strndup(&r->text, line->s,
+	if (line->oom)
+		return;
+	/* neighbours mostly share their groups: one copy for a run */
+	if (*last != NULL && strcmp(*last, line->s) == 0)
+		r->v[row].groups = *last;
+	else
+		*last = r->v[row].groups = lab_pool_strndup(&r->text, line->s,
 		    line->len);
 }
 
@@ -151,6 +166,7 @@ read_groups(struct rows *r)
 {
 	struct lab_buf	 names, line;
 	struct db_idx	 gids;
+	const char	*shared = NULL;
 	struct member	*mv = NULL;
 	sqlite3_stmt	*st;
 	sqlite3_int64	 id, last = 0;
@@ -188,7 +204,7 @@ read_groups(struct rows *r)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		if (nm == 0 || id != last) {
-			flush_groups(r, row, mv, nm, &names, &line);
+			flush_groups(r, row, mv, nm, &names, &line, &shared);
 			nm = 0;
 			last = id;
 			row = db_idx_find(&r->ids, id);
@@ -206,7 +222,7 @@ read_groups(struct rows *r)
 		goto out;
 	}
 	sqlite3_finalize(st);
-	flush_groups(r, row, mv, nm, &names, &line);
+	flush_groups(r, row, mv, nm, &names, &line, &shared);
 	ret = 0;
 out:
 	lab_buf_release(&names);
