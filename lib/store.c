@@ -325,9 +325,7 @@ load_children(struct load *l, int nics)
 			c->u.disk.loc.file = l->file;
 		}
 	}
-	if (rc == SQLITE_DONE && flush_children(l, h, v, n, nics) == 0)
-		n = 0;
-	else if (rc == SQLITE_DONE)
+	if (rc == SQLITE_DONE && flush_children(l, h, v, n, nics) == -1)
 		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_DONE) {
 		step_fail(l, st, rc, nics ? "read nics" : "read disks");
