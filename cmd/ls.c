@@ -107,54 +107,86 @@ ls_hosts_json(struct lab_call *call, struct lab_err *err)
 	return finish_json(&b, err);
 }
 
+/* The rows of `lab ls hosts` as the table asks for them. */
+struct host_cells {
+	const struct lab_host_rows	*rows;
+	const size_t			*pick;	/* the rows shown, or NULL: all */
+	char				 bmc[300], nics[24], disks[24];
+};
+
+static void
+host_cells(void *arg, size_t i, const char **cells)
+{
+	struct host_cells		*hc = arg;
+	const struct lab_host_row	*h;
+
+	h = &hc->rows->v[hc->pick != NULL ? hc->pick[i] : i];
+	/* no snprintf per cell: this runs for every host of the lab */
+	if (h->bmc_type != NULL)
+		hc->bmc[append(hc->bmc, sizeof(hc->bmc), append(hc->bmc,
+		    sizeof(hc->bmc), 0, h->bmc_type, " "), h->bmc_address,
+		    "")] = '\0';
+	else
+		memcpy(hc->bmc, "none", 5);
+	utoa(h->nnics, hc->nics, sizeof(hc->nics));
+	utoa(h->ndisks, hc->disks, sizeof(hc->disks));
+	cells[0] = h->name;
+	cells[1] = h->model;
+	cells[2] = h->role;
+	cells[3] = h->groups;
+	cells[4] = hc->bmc;
+	cells[5] = hc->nics;
+	cells[6] = hc->disks;
+}
+
 /*
  * The table: rows read for it (no inventory), and with targets, the
- * hosts and groups to resolve them. Both are sorted by name.
+ * hosts and groups to resolve them. Both are sorted by name. The table
+ * asks for each row as it prints: 10,000 rows are not copied into it.
  */
 static int
 ls_hosts(struct lab_call *call, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	LAB_CLEANUP(lab_freep) char *sel = NULL;
-	struct lab_host_rows	 rows = { NULL, 0, NULL };
-	const struct lab_host_row *h;
+	LAB_CLEANUP(lab_freep) size_t *pick = NULL;
+	struct lab_host_rows	 rows;
+	struct host_cells	 hc;
 	struct table		 t;
-	char			 bmc[300], nics[24], disks[24];
-	size_t			 i, k = 0;
+	size_t			 i, k = 0, n;
 
 	if (call->json)
 		return ls_hosts_json(call, err);
+	memset(&rows, 0, sizeof(rows));
 	if (cmd_db(call, 0, err) == -1 || ((call->argc > 0 || call->all) &&
 	    (lab_db_inventory_load_parts(call->db, LAB_LOAD_HOSTS |
 	    LAB_LOAD_MEMBERSHIPS, NULL, &inv, err) == -1 ||
 	    select_hosts(call, inv, &sel, err) == -1)) ||
 	    lab_db_host_rows(call->db, &rows, err) == -1)
 		return err->code;
+	n = rows.n;
+	if (inv != NULL) {
+		if ((pick = calloc(rows.n + 1, sizeof(*pick))) == NULL) {
+			lab_host_rows_release(&rows);
+			return lab_err_oom(err), LAB_EXIT_ENV;
+		}
+		/* both in name order: walk the selection along */
+		for (i = 0, n = 0; i < rows.n; i++) {
+			while (k < inv->nhosts &&
+			    strcmp(inv->hosts[k].name, rows.v[i].name) < 0)
+				k++;
+			if (k < inv->nhosts &&
+			    strcmp(inv->hosts[k].name, rows.v[i].name) == 0 &&
+			    sel[k])
+				pick[n++] = i;
+		}
+	}
+	memset(&hc, 0, sizeof(hc));
+	hc.rows = &rows;
+	hc.pick = pick;
 	table_init(&t, 7, "NAME", "MODEL", "ROLE", "GROUPS", "BMC", "NICS",
 	    "DISKS");
-	for (i = 0; i < rows.n; i++) {
-		h = &rows.v[i];
-		if (inv != NULL) {
-			/* both in name order: walk the selection along */
-			while (k < inv->nhosts &&
-			    strcmp(inv->hosts[k].name, h->name) < 0)
-				k++;
-			if (k == inv->nhosts ||
-			    strcmp(inv->hosts[k].name, h->name) != 0 || !sel[k])
-				continue;
-		}
-		/* no snprintf per cell: this runs for every host of the lab */
-		if (h->bmc_type != NULL)
-			bmc[append(bmc, sizeof(bmc), append(bmc, sizeof(bmc), 0,
-			    h->bmc_type, " "), h->bmc_address, "")] = '\0';
-		else
-			memcpy(bmc, "none", 5);
-		utoa(h->nnics, nics, sizeof(nics));
-		utoa(h->ndisks, disks, sizeof(disks));
-		table_row(&t, h->name, h->model, h->role, h->groups, bmc, nics,
-		    disks);
-	}
-	table_print(&t, stdout);
+	table_print_rows(&t, stdout, n, host_cells, &hc);
 	table_release(&t);
 	lab_host_rows_release(&rows);
 	return LAB_EXIT_OK;

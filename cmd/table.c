@@ -36,32 +36,38 @@ table_setup(int csv)
 		out_cols = 80;
 }
 
+/* Makes room for n more cells. */
+static int
+room(struct table *t, size_t n)
+{
+	const char	**v;
+	size_t		  cap;
+
+	if (t->ncells + n <= t->cap)
+		return 0;
+	cap = t->cap ? t->cap : 64;
+	while (cap < t->ncells + n)
+		cap *= 2;
+	if ((v = realloc(t->cells, cap * sizeof(*v))) == NULL)
+		return -1;
+	t->cells = v;
+	t->cap = cap;
+	return 0;
+}
+
 /*
- * Adds a cell: copied into the table's one buffer (a listing of 10,000
- * hosts is 70,000 cells, not 70,000 allocations). Out of memory, the
- * table loses cells and prints what it has.
+ * Adds a cell, copied into the table's pool (a listing of 10,000 hosts
+ * is 70,000 cells, not 70,000 allocations). Out of memory, the table
+ * loses cells and prints what it has.
  */
 static void
 add_cell(struct table *t, const char *s)
 {
-	size_t	*v, cap;
+	const char	*c = lab_pool_strdup(&t->text, s);
 
-	if (t->ncells == t->cap) {
-		cap = t->cap ? t->cap * 2 : 64;
-		if ((v = realloc(t->cells, cap * sizeof(*v))) == NULL)
-			return;
-		t->cells = v;
-		t->cap = cap;
-	}
-	t->cells[t->ncells++] = t->text.len;
-	lab_buf_add(&t->text, s, strlen(s) + 1);
-}
-
-/* Cell i, after the last add. */
-static const char *
-cell(const struct table *t, size_t i)
-{
-	return t->text.oom ? "" : t->text.s + t->cells[i];
+	if (room(t, 1) == -1)
+		return;
+	t->cells[t->ncells++] = c != NULL ? c : "";
 }
 
 /* Starts a table with its column headers. */
@@ -73,7 +79,7 @@ table_init(struct table *t, size_t ncols, ...)
 
 	memset(t, 0, sizeof(*t));
 	t->ncols = ncols;
-	lab_buf_init(&t->text);
+	lab_pool_init(&t->text);
 	va_start(ap, ncols);
 	for (i = 0; i < ncols; i++)
 		add_cell(t, va_arg(ap, const char *));
@@ -198,14 +204,44 @@ put_csv(FILE *f, const char *s)
 	fputc('"', f);
 }
 
-static void
-print_csv(struct table *t, FILE *f)
-{
-	size_t	i;
+/*
+ * Where the rows printed come from: the table's cells, or a function
+ * that gives each row's (table_print_rows). Row 0 is the header.
+ */
+struct view {
+	const struct table	*t;
+	size_t			 nrows;
+	table_row_fn		 fn;
+	void			*arg;
+	const char		*row[32];
+};
 
-	for (i = 0; i < t->ncells; i++) {
-		put_csv(f, cell(t, i));
-		fputc((i + 1) % t->ncols == 0 ? '\n' : ',', f);
+static const char *const *
+view_row(struct view *v, size_t r)
+{
+	size_t	c;
+
+	if (r == 0 || v->fn == NULL)
+		return &v->t->cells[r * v->t->ncols];
+	v->fn(v->arg, r - 1, v->row);
+	for (c = 0; c < v->t->ncols; c++)
+		if (v->row[c] == NULL)
+			v->row[c] = "";
+	return v->row;
+}
+
+static void
+print_csv(struct view *v, FILE *f)
+{
+	const char *const	*row;
+	size_t			 r, c, ncols = v->t->ncols;
+
+	for (r = 0; r < v->nrows; r++) {
+		row = view_row(v, r);
+		for (c = 0; c < ncols; c++) {
+			put_csv(f, row[c]);
+			fputc(c + 1 == ncols ? '\n' : ',', f);
+		}
 	}
 }
 
@@ -246,35 +282,35 @@ pad(FILE *f, size_t n)
  * buffer and written in big pieces (10,000 rows of 7 cells).
  */
 static void
-print_plain(const struct table *t, FILE *f, const size_t *w)
+print_plain(struct view *v, FILE *f, const size_t *w)
 {
 	static const char	 spaces[] = "                                ";
+	const char *const	*row;
 	struct lab_buf		 b;
 	const char		*s;
-	size_t			 i, c, len, n, k;
+	size_t			 r, c, len, n, k, ncols = v->t->ncols;
 
 	lab_buf_init(&b);
-	for (i = 0; i < t->ncells && !b.oom; i++) {
-		c = i % t->ncols;
-		s = *cell(t, i) != '\0' ? cell(t, i) : "-";
-		/* cells end where the next begins: no strlen */
-		len = i + 1 < t->ncells ? t->cells[i + 1] - t->cells[i] - 1 :
-		    strlen(s);
-		if (*cell(t, i) == '\0')
-			len = 1;
-		lab_buf_add(&b, s, len);
-		if (c + 1 == t->ncols) {
-			lab_buf_addc(&b, '\n');
-			if (b.len >= 65536) {
-				fwrite(b.s, 1, b.len, f);
-				b.len = 0;
+	for (r = 0; r < v->nrows && !b.oom; r++) {
+		row = view_row(v, r);
+		for (c = 0; c < ncols; c++) {
+			s = *row[c] != '\0' ? row[c] : "-";
+			len = strlen(s);
+			lab_buf_add(&b, s, len);
+			if (c + 1 == ncols)
+				break;
+			len = ascii(s, len) ? len : width(s);
+			for (n = len < w[c] ? w[c] - len + 2 : 2; n > 0;
+			    n -= k) {
+				k = n < sizeof(spaces) - 1 ? n :
+				    sizeof(spaces) - 1;
+				lab_buf_add(&b, spaces, k);
 			}
-			continue;
 		}
-		len = ascii(s, len) ? len : width(s);
-		for (n = len < w[c] ? w[c] - len + 2 : 2; n > 0; n -= k) {
-			k = n < sizeof(spaces) - 1 ? n : sizeof(spaces) - 1;
-			lab_buf_add(&b, spaces, k);
+		lab_buf_addc(&b, '\n');
+		if (b.len >= 65536) {
+			fwrite(b.s, 1, b.len, f);
+			b.len = 0;
 		}
 	}
 	if (b.len > 0 && !b.oom)
@@ -282,58 +318,92 @@ print_plain(const struct table *t, FILE *f, const size_t *w)
 	lab_buf_release(&b);
 }
 
-/* Prints the table: CSV, or columns padded to their widest cell. */
-void
-table_print(struct table *t, FILE *f)
+/* Prints the rows: CSV, or columns padded to their widest cell. */
+static void
+print_view(struct view *v, FILE *f)
 {
-	size_t		 w[32] = { 0 }, i, c, len;
-	const char	*s, *col;
-	int		 tty = f == stdout && out_cols > 0;
+	const struct table	*t = v->t;
+	const char *const	*row;
+	size_t			 w[32] = { 0 }, r, c, len;
+	const char		*s, *col;
+	int			 tty = f == stdout && out_cols > 0;
 
-	if (t->ncols == 0 || t->ncols > 32)
+	if (t->ncols == 0 || t->ncols > 32 || t->ncells < t->ncols)
 		return;
 	if (f == stdout && out_csv) {
-		print_csv(t, f);
+		print_csv(v, f);
 		return;
 	}
-	for (i = 0; i < t->ncells; i++) {
-		s = cell(t, i);
-		len = *s != '\0' ? width(s) : 1;
-		if (len > w[i % t->ncols])
-			w[i % t->ncols] = len;
+	for (r = 0; r < v->nrows; r++) {
+		row = view_row(v, r);
+		for (c = 0; c < t->ncols; c++) {
+			s = row[c];
+			len = *s != '\0' ? width(s) : 1;
+			if (len > w[c])
+				w[c] = len;
+		}
 	}
 	if (tty)
 		fit(w, t->ncols);
 	else {
-		print_plain(t, f, w);
+		print_plain(v, f, w);
 		return;
 	}
-	for (i = 0; i < t->ncells; i++) {
-		c = i % t->ncols;
-		s = *cell(t, i) != '\0' ? cell(t, i) : "-";
-		col = tty && out_color && i >= t->ncols &&
-		    (t->paint & (1u << c)) ? color_of(s) : NULL;
-		if (col != NULL)
-			fputs(col, f);
-		if (tty)
+	for (r = 0; r < v->nrows; r++) {
+		row = view_row(v, r);
+		for (c = 0; c < t->ncols; c++) {
+			s = *row[c] != '\0' ? row[c] : "-";
+			col = out_color && r > 0 && (t->paint & (1u << c)) ?
+			    color_of(s) : NULL;
+			if (col != NULL)
+				fputs(col, f);
 			put_cut(f, s, w[c]);
-		else
-			fputs(s, f);
-		if (col != NULL)
-			fputs("\033[0m", f);
-		len = width(s);
-		if (c + 1 == t->ncols)
-			fputc('\n', f);
-		else
-			pad(f, len < w[c] ? w[c] - len + 2 : 2);
+			if (col != NULL)
+				fputs("\033[0m", f);
+			len = width(s);
+			if (c + 1 == t->ncols)
+				fputc('\n', f);
+			else
+				pad(f, len < w[c] ? w[c] - len + 2 : 2);
+		}
 	}
+}
+
+/* Prints the table: CSV, or columns padded to their widest cell. */
+void
+table_print(struct table *t, FILE *f)
+{
+	struct view	v;
+
+	memset(&v, 0, sizeof(v));
+	v.t = t;
+	v.nrows = t->ncols > 0 ? t->ncells / t->ncols : 0;
+	print_view(&v, f);
+}
+
+/*
+ * Prints the table's header and then n rows that fn gives, one at a
+ * time (twice: once for the widths): nothing is copied.
+ */
+void
+table_print_rows(struct table *t, FILE *f, size_t n, table_row_fn fn,
+    void *arg)
+{
+	struct view	v;
+
+	memset(&v, 0, sizeof(v));
+	v.t = t;
+	v.nrows = n + 1;
+	v.fn = fn;
+	v.arg = arg;
+	print_view(&v, f);
 }
 
 /* Frees the cells. */
 void
 table_release(struct table *t)
 {
-	lab_buf_release(&t->text);
+	lab_pool_release(&t->text);
 	free(t->cells);
 	t->cells = NULL;
 	t->ncells = t->cap = 0;

@@ -330,7 +330,8 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 	    (!memory && exec(db, "PRAGMA journal_mode = WAL", "open", err) == -1) ||
 	    exec(db, "PRAGMA synchronous = NORMAL", "open", err) == -1 ||
 	    /* 64 MiB at most: a 10,000-host import stays in memory */
-	    exec(db, "PRAGMA cache_size = -65536", "open", err) == -1) {
+	    exec(db, "PRAGMA cache_size = -2000", "open", err) == -1 ||
+	    exec(db, "PRAGMA mmap_size = 268435456", "open", err) == -1) {
 		code = sqlite3_errcode(db->h);
 		if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN ||
 		    code == SQLITE_IOERR) {

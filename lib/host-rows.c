@@ -15,32 +15,24 @@
 struct rows {
 	struct lab_db		*db;
 	struct lab_host_row	*v;
-	size_t			 n;
+	size_t			 n, cap;
 	struct db_idx		 ids;
-	struct lab_buf		 text;	/* every string, NUL-terminated */
-	size_t			*off;	/* per row: 6 offsets into text */
+	struct lab_pool		 text;	/* every string */
 	struct lab_err		*err;
 };
 
-#define NOFF	6	/* name, model, role, groups, bmc type, bmc address */
-#define NONE	((size_t)-1)
-
-static void
-put(struct rows *r, size_t row, int field, const unsigned char *s)
-{
-	r->off[row * NOFF + field] = s == NULL ? NONE : r->text.len;
-	if (s != NULL)
-		lab_buf_add(&r->text, (const char *)s, strlen((const char *)s) +
-		    1);
-}
-
-/* The string of field k of row i, or NULL. */
+/*
+ * A copy of s, or the previous row's string of the field when it is the
+ * same: models, roles and BMC types repeat down the rows.
+ */
 static const char *
-at(const struct rows *r, size_t i, int k)
+put(struct rows *r, const unsigned char *s, const char *prev)
 {
-	size_t	o = r->off[i * NOFF + (size_t)k];
-
-	return o == NONE ? NULL : r->text.s + o;
+	if (s == NULL)
+		return NULL;
+	if (prev != NULL && strcmp(prev, (const char *)s) == 0)
+		return prev;
+	return lab_pool_strdup(&r->text, (const char *)s);
 }
 
 static int
@@ -52,30 +44,73 @@ step_fail(struct rows *r, sqlite3_stmt *st, int rc, const char *what)
 	return db_fail(r->db, r->err, what);
 }
 
+/* Room for the rows of every host: no array grows by copying. */
 static int
-read_hosts(struct rows *r)
+size_rows(struct rows *r)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
+	if (db_prepare(r->db, "SELECT count(*) FROM hosts", &st, r->err) == -1)
+		return -1;
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+		return step_fail(r, st, rc, "count hosts");
+	r->cap = (size_t)sqlite3_column_int64(st, 0) + 1;
+	sqlite3_finalize(st);
+	if ((r->v = calloc(r->cap, sizeof(*r->v))) == NULL ||
+	    (r->ids.v = calloc(r->cap, sizeof(*r->ids.v))) == NULL)
+		return lab_err_oom(r->err);
+	return 0;
+}
+
+/* A new row; the arrays double if hosts came since they were sized. */
+static struct lab_host_row *
+new_row(struct rows *r, sqlite3_int64 id)
+{
+	struct lab_host_row	*v;
+	struct db_idx_ent	*e;
+
+	if (r->n == r->cap) {
+		if ((v = realloc(r->v, 2 * r->cap * sizeof(*v))) == NULL)
+			return NULL;
+		r->v = v;
+		if ((e = realloc(r->ids.v, 2 * r->cap * sizeof(*e))) == NULL)
+			return NULL;
+		r->ids.v = e;
+		r->cap *= 2;
+	}
+	r->ids.v[r->ids.n].id = id;
+	r->ids.v[r->ids.n++].i = r->n;
+	v = &r->v[r->n++];
+	memset(v, 0, sizeof(*v));
+	return v;
+}
+
+static int
+read_hosts(struct rows *r)
+{
+	struct lab_host_row	*h, *p;
+	sqlite3_stmt		*st;
+	int			 rc;
+
+	if (size_rows(r) == -1)
+		return -1;
 	if (db_prepare(r->db, "SELECT h.id, h.name, h.model, h.role, b.type, "
 	    "b.address FROM hosts h LEFT JOIN bmcs b ON b.host_id = h.id "
 	    "ORDER BY h.name", &st, r->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (db_grow(&r->v, r->n, sizeof(*r->v)) == -1 ||
-		    db_grow(&r->off, r->n, NOFF * sizeof(*r->off)) == -1 ||
-		    db_idx_add(&r->ids, sqlite3_column_int64(st, 0),
-		    r->n) == -1)
+		if ((h = new_row(r, sqlite3_column_int64(st, 0))) == NULL)
 			break;
-		memset(&r->v[r->n], 0, sizeof(*r->v));
-		put(r, r->n, 0, sqlite3_column_text(st, 1));
-		put(r, r->n, 1, sqlite3_column_text(st, 2));
-		put(r, r->n, 2, sqlite3_column_text(st, 3));
-		r->off[r->n * NOFF + 3] = NONE;
-		put(r, r->n, 4, sqlite3_column_text(st, 4));
-		put(r, r->n, 5, sqlite3_column_text(st, 5));
-		r->n++;
+		p = r->n > 1 ? h - 1 : NULL;
+		h->name = put(r, sqlite3_column_text(st, 1), NULL);
+		h->model = put(r, sqlite3_column_text(st, 2),
+		    p ? p->model : NULL);
+		h->role = put(r, sqlite3_column_text(st, 3),
+		    p ? p->role : NULL);
+		h->bmc_type = put(r, sqlite3_column_text(st, 4),
+		    p ? p->bmc_type : NULL);
+		h->bmc_address = put(r, sqlite3_column_text(st, 5), NULL);
 	}
 	if (rc != SQLITE_DONE)
 		return step_fail(r, st, rc, "read hosts");
@@ -93,7 +128,7 @@ struct member {
 /* Writes row's groups, in position order, as its groups string. */
 static void
 flush_groups(struct rows *r, long row, struct member *v, size_t n,
-    const struct lab_buf *names)
+    const struct lab_buf *names, struct lab_buf *line, const char **last)
 {
 	struct member	t;
 	size_t		i, j;
@@ -106,13 +141,20 @@ flush_groups(struct rows *r, long row, struct member *v, size_t n,
 			v[j] = v[j - 1];
 		v[j] = t;
 	}
-	r->off[(size_t)row * NOFF + 3] = r->text.len;
+	line->len = 0;
 	for (i = 0; i < n; i++) {
 		if (i > 0)
-			lab_buf_addc(&r->text, ',');
-		lab_buf_adds(&r->text, names->s + v[i].name);
+			lab_buf_addc(line, ',');
+		lab_buf_adds(line, names->s + v[i].name);
 	}
-	lab_buf_addc(&r->text, '\0');
+	if (line->oom)
+		return;
+	/* neighbours mostly share their groups: one copy for a run */
+	if (*last != NULL && strcmp(*last, line->s) == 0)
+		r->v[row].groups = *last;
+	else
+		*last = r->v[row].groups = lab_pool_strndup(&r->text, line->s,
+		    line->len);
 }
 
 /*
@@ -122,8 +164,9 @@ flush_groups(struct rows *r, long row, struct member *v, size_t n,
 static int
 read_groups(struct rows *r)
 {
-	struct lab_buf	 names;
+	struct lab_buf	 names, line;
 	struct db_idx	 gids;
+	const char	*shared = NULL;
 	struct member	*mv = NULL;
 	sqlite3_stmt	*st;
 	sqlite3_int64	 id, last = 0;
@@ -132,6 +175,7 @@ read_groups(struct rows *r)
 	int		 rc, ret = -1;
 
 	lab_buf_init(&names);
+	lab_buf_init(&line);
 	memset(&gids, 0, sizeof(gids));
 	if (db_prepare(r->db, "SELECT id, name FROM groups", &st,
 	    r->err) == -1)
@@ -160,7 +204,7 @@ read_groups(struct rows *r)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		if (nm == 0 || id != last) {
-			flush_groups(r, row, mv, nm, &names);
+			flush_groups(r, row, mv, nm, &names, &line, &shared);
 			nm = 0;
 			last = id;
 			row = db_idx_find(&r->ids, id);
@@ -178,10 +222,11 @@ read_groups(struct rows *r)
 		goto out;
 	}
 	sqlite3_finalize(st);
-	flush_groups(r, row, mv, nm, &names);
+	flush_groups(r, row, mv, nm, &names, &line, &shared);
 	ret = 0;
 out:
 	lab_buf_release(&names);
+	lab_buf_release(&line);
 	db_idx_release(&gids);
 	free(goff);
 	free(mv);
@@ -223,13 +268,12 @@ lab_db_host_rows(struct lab_db *db, struct lab_host_rows *ret,
     struct lab_err *err)
 {
 	struct rows	 r;
-	size_t		 i;
 	int		 rc = -1, own_tx;
 
 	memset(&r, 0, sizeof(r));
 	r.db = db;
 	r.err = err;
-	lab_buf_init(&r.text);
+	lab_pool_init(&r.text);
 	own_tx = sqlite3_get_autocommit(db->h);
 	if (own_tx && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) !=
 	    SQLITE_OK) {
@@ -246,24 +290,15 @@ lab_db_host_rows(struct lab_db *db, struct lab_host_rows *ret,
 		rc = lab_err_oom(err);
 	if (rc == -1)
 		goto out;
-	/* the text no longer moves: offsets become pointers */
-	for (i = 0; i < r.n; i++) {
-		r.v[i].name = at(&r, i, 0);
-		r.v[i].model = at(&r, i, 1);
-		r.v[i].role = at(&r, i, 2);
-		r.v[i].groups = at(&r, i, 3);
-		r.v[i].bmc_type = at(&r, i, 4);
-		r.v[i].bmc_address = at(&r, i, 5);
-	}
 	ret->v = r.v;
 	ret->n = r.n;
-	ret->text = lab_buf_steal(&r.text);
+	ret->text = r.text;
 	r.v = NULL;
+	lab_pool_init(&r.text);
 out:
 	free(r.v);
-	free(r.off);
 	db_idx_release(&r.ids);
-	lab_buf_release(&r.text);
+	lab_pool_release(&r.text);
 	return rc;
 }
 
@@ -272,6 +307,6 @@ void
 lab_host_rows_release(struct lab_host_rows *r)
 {
 	free(r->v);
-	free(r->text);
+	lab_pool_release(&r->text);
 	memset(r, 0, sizeof(*r));
 }

@@ -12,79 +12,37 @@ lab_inventory_new(void)
 	return calloc(1, sizeof(struct lab_inventory));
 }
 
-static void
-host_release(struct lab_host *h)
+/*
+ * Drops what was added after the counts given (their strings stay in the
+ * pool until the inventory is freed).
+ */
+void
+lab_inventory_truncate(struct lab_inventory *inv, size_t nhosts,
+    size_t nswitches, size_t ngroups, size_t nwarnings)
 {
-	size_t	i;
-
-	free(h->name);
-	free(h->model);
-	free(h->role);
-	lab_strv_release(&h->groups);
-	if (h->bmc != NULL) {
-		free(h->bmc->type);
-		free(h->bmc->address);
-		free(h->bmc->credential);
-		lab_strv_release(&h->bmc->workarounds);
-		free(h->bmc->privilege);
-		free(h->bmc);
-	}
-	if (h->ssh != NULL) {
-		free(h->ssh->address);
-		free(h->ssh->user);
-		free(h->ssh->identity);
-		free(h->ssh->known_hosts);
-		free(h->ssh);
-	}
-	if (h->network != NULL) {
-		free(h->network->address);
-		free(h->network->gateway);
-		lab_strv_release(&h->network->dns);
-		free(h->network);
-	}
-	for (i = 0; i < h->nnics; i++) {
-		free(h->nics[i].name);
-		free(h->nics[i].mac);
-	}
-	free(h->nics);
-	for (i = 0; i < h->ndisks; i++) {
-		free(h->disks[i].slot);
-		free(h->disks[i].kind);
-		free(h->disks[i].controller);
-		free(h->disks[i].device);
-	}
-	free(h->disks);
+	if (inv->nhosts > nhosts)
+		inv->nhosts = nhosts;
+	if (inv->nswitches > nswitches)
+		inv->nswitches = nswitches;
+	if (inv->ngroups > ngroups)
+		inv->ngroups = ngroups;
+	for (; inv->nwarnings > nwarnings; inv->nwarnings--)
+		free(inv->warnings[inv->nwarnings - 1].msg);
 }
 
 /* Frees an inventory; NULL is a no-op. */
 void
 lab_inventory_free(struct lab_inventory *inv)
 {
-	size_t	i;
-
 	if (inv == NULL)
 		return;
-	for (i = 0; i < inv->nhosts; i++)
-		host_release(&inv->hosts[i]);
+	lab_inventory_truncate(inv, 0, 0, 0, 0);
 	free(inv->hosts);
-	for (i = 0; i < inv->nswitches; i++) {
-		free(inv->switches[i].name);
-		free(inv->switches[i].model);
-		free(inv->switches[i].address);
-		free(inv->switches[i].snmp.version);
-		free(inv->switches[i].snmp.credential);
-		free(inv->switches[i].snmp.context);
-	}
 	free(inv->switches);
-	for (i = 0; i < inv->ngroups; i++) {
-		free(inv->groups[i].name);
-		free(inv->groups[i].description);
-	}
 	free(inv->groups);
-	for (i = 0; i < inv->nwarnings; i++)
-		free(inv->warnings[i].msg);
 	free(inv->warnings);
 	lab_strv_release(&inv->files);
+	lab_pool_release(&inv->pool);
 	free(inv);
 }
 

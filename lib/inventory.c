@@ -44,6 +44,7 @@ struct ctx {
 	struct lab_inventory	*inv;
 	const char		*file;
 	struct lab_err		*err;
+	struct lab_pool		*pool;	/* the inventory's */
 };
 
 static int LAB_PRINTF(3, 4)
@@ -81,6 +82,25 @@ warn(struct ctx *c, const struct ynode *n, const char *fmt, ...)
 	w->loc.line = n->line;
 	w->loc.col = n->col;
 	inv->nwarnings++;
+}
+
+/*
+ * Makes room for one more item in *vp, which holds n: for arrays that
+ * start NULL and only grow through here (they double at 4, 8, 16, ...).
+ */
+static int
+grow(void *vp, size_t n, size_t sz)
+{
+	void	**v = vp, *p;
+	size_t	  cap;
+
+	if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
+		return 0;
+	cap = n < 4 ? 4 : n * 2;
+	if ((p = realloc(*v, cap * sz)) == NULL)
+		return -1;
+	*v = p;
+	return 0;
 }
 
 /*
@@ -159,7 +179,8 @@ check_keys(struct ctx *c, const struct ynode *map, const char *const *keys,
 
 	for (i = 0; i < map->n; i += 2) {
 		for (k = 0; keys[k] != NULL; k++)
-			if (strcmp(map->items[i]->value, keys[k]) == 0)
+			if (map->items[i]->value[0] == keys[k][0] &&
+			    strcmp(map->items[i]->value, keys[k]) == 0)
 				break;
 		if (keys[k] != NULL)
 			continue;
@@ -182,8 +203,10 @@ get(const struct ynode *map, const char *key)
 {
 	size_t	i;
 
+	/* the first letter first: most keys differ there */
 	for (i = 0; i + 1 < map->n; i += 2)
-		if (strcmp(map->items[i]->value, key) == 0)
+		if (map->items[i]->value[0] == key[0] &&
+		    strcmp(map->items[i]->value, key) == 0)
 			return map->items[i + 1];
 	return NULL;
 }
@@ -200,14 +223,18 @@ want_kind(struct ctx *c, const struct ynode *n, enum ynode_kind kind,
 	    kind_name(n));
 }
 
-/* A required (or optional, when opt) string under key. */
+/*
+ * The node of a required (or optional, when opt) string under key: a
+ * non-empty scalar; *ret is NULL when an optional one is absent.
+ */
 static int
-want_str(struct ctx *c, const struct ynode *map, const char *key,
-    const char *what, int opt, char **ret)
+want_value(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, int opt, const struct ynode **ret)
 {
 	const struct ynode	*n = get(map, key);
 	char			 label[128];
 
+	*ret = NULL;
 	if (n == NULL || (opt && yaml_is_null(n))) {
 		if (opt)
 			return 0;
@@ -219,7 +246,21 @@ want_str(struct ctx *c, const struct ynode *map, const char *key,
 			return -1;
 		return fail(c, n, "%s cannot be empty", label);
 	}
-	if ((*ret = strdup(n->value)) == NULL)
+	*ret = n;
+	return 0;
+}
+
+/* A required (or optional, when opt) string under key. */
+static int
+want_str(struct ctx *c, const struct ynode *map, const char *key,
+    const char *what, int opt, char **ret)
+{
+	const struct ynode	*n;
+
+	if (want_value(c, map, key, what, opt, &n) == -1)
+		return -1;
+	if (n != NULL &&
+	    (*ret = lab_pool_strndup(c->pool, n->value, n->len)) == NULL)
 		return lab_err_oom(c->err);
 	return 0;
 }
@@ -379,7 +420,7 @@ load_workarounds(struct ctx *c, const struct ynode *seq, struct lab_bmc *b,
     const char *what)
 {
 	const struct ynode	*n;
-	char			 label[128];
+	char			 label[128], *p;
 	unsigned		 bits = 0;
 	size_t			 i;
 
@@ -388,6 +429,8 @@ load_workarounds(struct ctx *c, const struct ynode *seq, struct lab_bmc *b,
 	snprintf(label, sizeof(label), "'workarounds' of %s", what);
 	if (want_kind(c, seq, YNODE_SEQ, label) == -1)
 		return -1;
+	if (lab_strv_pool(&b->workarounds, c->pool, seq->n) == -1)
+		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		n = seq->items[i];
 		if (want_kind(c, n, YNODE_SCALAR, "a workaround") == -1)
@@ -400,8 +443,9 @@ load_workarounds(struct ctx *c, const struct ynode *seq, struct lab_bmc *b,
 		if (lab_strv_find(&b->workarounds, n->value) >= 0)
 			return fail(c, n, "workaround '%s' listed twice",
 			    n->value);
-		if (lab_strv_add(&b->workarounds, n->value) == -1)
+		if ((p = lab_pool_strdup(c->pool, n->value)) == NULL)
 			return lab_err_oom(c->err);
+		lab_strv_put(&b->workarounds, p);
 	}
 	return 0;
 }
@@ -419,7 +463,7 @@ load_bmc(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
 	    check_keys(c, n, bmc_keys, "bmc") == -1)
 		return -1;
-	if ((b = h->bmc = calloc(1, sizeof(*b))) == NULL)
+	if ((b = h->bmc = lab_pool_alloc(c->pool, sizeof(*b))) == NULL)
 		return lab_err_oom(c->err);
 	b->port = 623;
 	b->cipher_suite = 3;
@@ -466,7 +510,7 @@ load_ssh(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
 	    check_keys(c, n, ssh_keys, "ssh") == -1)
 		return -1;
-	if ((ssh = h->ssh = calloc(1, sizeof(*ssh))) == NULL)
+	if ((ssh = h->ssh = lab_pool_alloc(c->pool, sizeof(*ssh))) == NULL)
 		return lab_err_oom(c->err);
 	ssh->port = 22;
 	ssh->loc = loc_of(c, n);
@@ -480,7 +524,8 @@ load_ssh(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (ssh->user != NULL && lab_check_name(ssh->user, &why) == -1)
 		return fail(c, get(n, "user"), "bad user '%.64s' in %s: %s",
 		    ssh->user, what, why);
-	if (ssh->user == NULL && (ssh->user = strdup("root")) == NULL)
+	if (ssh->user == NULL &&
+	    (ssh->user = lab_pool_strdup(c->pool, "root")) == NULL)
 		return lab_err_oom(c->err);
 	return 0;
 }
@@ -490,7 +535,7 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 {
 	struct lab_netcfg	*net;
 	const struct ynode	*seq, *v;
-	char			 what[96];
+	char			 what[96], *p;
 	const char		*why;
 	size_t			 i;
 
@@ -498,7 +543,7 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (want_kind(c, n, YNODE_MAP, what) == -1 ||
 	    check_keys(c, n, network_keys, "network") == -1)
 		return -1;
-	if ((net = h->network = calloc(1, sizeof(*net))) == NULL)
+	if ((net = h->network = lab_pool_alloc(c->pool, sizeof(*net))) == NULL)
 		return lab_err_oom(c->err);
 	net->loc = loc_of(c, n);
 	if (want_str(c, n, "address", what, 1, &net->address) == -1 ||
@@ -518,6 +563,8 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 		return 0;
 	if (want_kind(c, seq, YNODE_SEQ, "'dns'") == -1)
 		return -1;
+	if (lab_strv_pool(&net->dns, c->pool, seq->n) == -1)
+		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		v = seq->items[i];
 		if (want_kind(c, v, YNODE_SCALAR, "a dns server") == -1)
@@ -525,8 +572,9 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 		if (lab_check_ip(v->value, &why) == -1)
 			return fail(c, v, "bad dns server '%.64s' in %s: %s",
 			    v->value, what, why);
-		if (lab_strv_add(&net->dns, v->value) == -1)
+		if ((p = lab_pool_strdup(c->pool, v->value)) == NULL)
 			return lab_err_oom(c->err);
+		lab_strv_put(&net->dns, p);
 	}
 	return 0;
 }
@@ -536,14 +584,16 @@ load_nics(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 {
 	const struct ynode	*n;
 	struct lab_nic		*nic;
-	char			 what[96], mac[18], *raw = NULL;
+	const struct ynode	*raw;
+	char			 what[96], mac[18];
 	const char		*why;
 	size_t			 i, j;
 
 	cat3(what, sizeof(what), "'nics' of host '", h->name, "'");
 	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
 		return -1;
-	if ((h->nics = calloc(seq->n ? seq->n : 1, sizeof(*h->nics))) == NULL)
+	if ((h->nics = lab_pool_alloc(c->pool, (seq->n ? seq->n : 1) *
+	    sizeof(*h->nics))) == NULL)
 		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		n = seq->items[i];
@@ -554,17 +604,13 @@ load_nics(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 		nic = &h->nics[h->nnics++];
 		nic->loc = loc_of(c, n);
 		if (want_name(c, n, "name", what, 0, &nic->name) == -1 ||
-		    want_str(c, n, "mac", what, 0, &raw) == -1)
+		    want_value(c, n, "mac", what, 0, &raw) == -1)
 			return -1;
-		if (lab_parse_mac(raw, mac, &why) == -1) {
-			fail(c, get(n, "mac"), "bad mac '%.64s' of nic '%s' "
-			    "of host '%s': %s", raw, nic->name, h->name, why);
-			free(raw);
-			return -1;
-		}
-		free(raw);
-		raw = NULL;
-		if ((nic->mac = strdup(mac)) == NULL)
+		if (lab_parse_mac(raw->value, mac, &why) == -1)
+			return fail(c, raw, "bad mac '%.64s' of nic '%s' of "
+			    "host '%s': %s", raw->value, nic->name, h->name,
+			    why);
+		if ((nic->mac = lab_pool_strdup(c->pool, mac)) == NULL)
 			return lab_err_oom(c->err);
 		for (j = 0; j + 1 < h->nnics; j++)
 			if (strcmp(h->nics[j].name, nic->name) == 0)
@@ -613,14 +659,16 @@ load_disks(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 {
 	const struct ynode	*n, *s;
 	struct lab_disk		*d;
-	char			 what[96], *raw = NULL;
+	const struct ynode	*raw;
+	char			 what[96];
 	const char		*why;
 	size_t			 i, j;
 
 	cat3(what, sizeof(what), "'disks' of host '", h->name, "'");
 	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
 		return -1;
-	if ((h->disks = calloc(seq->n ? seq->n : 1, sizeof(*h->disks))) == NULL)
+	if ((h->disks = lab_pool_alloc(c->pool, (seq->n ? seq->n : 1) *
+	    sizeof(*h->disks))) == NULL)
 		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		n = seq->items[i];
@@ -632,17 +680,12 @@ load_disks(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 		d->loc = loc_of(c, n);
 		if (want_name(c, n, "slot", what, 0, &d->slot) == -1 ||
 		    want_word(c, n, "kind", what, disk_kinds, 0, &d->kind) == -1 ||
-		    want_str(c, n, "size", what, 0, &raw) == -1)
+		    want_value(c, n, "size", what, 0, &raw) == -1)
 			return -1;
-		if (lab_parse_size(raw, &d->size_bytes, &why) == -1) {
-			fail(c, get(n, "size"), "bad size '%.64s' of disk in "
-			    "slot %s of host '%s': %s", raw, d->slot, h->name,
+		if (lab_parse_size(raw->value, &d->size_bytes, &why) == -1)
+			return fail(c, raw, "bad size '%.64s' of disk in slot "
+			    "%s of host '%s': %s", raw->value, d->slot, h->name,
 			    why);
-			free(raw);
-			return -1;
-		}
-		free(raw);
-		raw = NULL;
 		if (d->size_bytes == 0)
 			return fail(c, get(n, "size"), "disk in slot %s of "
 			    "host '%s' has size 0", d->slot, h->name);
@@ -677,12 +720,14 @@ load_groups_of(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 {
 	const struct ynode	*n;
 	const char		*why;
-	char			 what[96];
+	char			 what[96], *p;
 	size_t			 i;
 
 	cat3(what, sizeof(what), "'groups' of host '", h->name, "'");
 	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
 		return -1;
+	if (lab_strv_pool(&h->groups, c->pool, seq->n) == -1)
+		return lab_err_oom(c->err);
 	for (i = 0; i < seq->n; i++) {
 		n = seq->items[i];
 		if (want_kind(c, n, YNODE_SCALAR, "a group") == -1)
@@ -693,8 +738,9 @@ load_groups_of(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 		if (lab_strv_find(&h->groups, n->value) >= 0)
 			return fail(c, n, "host '%s' lists group '%s' twice",
 			    h->name, n->value);
-		if (lab_strv_add(&h->groups, n->value) == -1)
+		if ((p = lab_pool_strdup(c->pool, n->value)) == NULL)
 			return lab_err_oom(c->err);
+		lab_strv_put(&h->groups, p);
 	}
 	return 0;
 }
@@ -710,9 +756,8 @@ load_host(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a host") == -1 ||
 	    check_keys(c, n, host_keys, "host") == -1)
 		return -1;
-	if ((h = realloc(inv->hosts, (inv->nhosts + 1) * sizeof(*h))) == NULL)
+	if (grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1)
 		return lab_err_oom(c->err);
-	inv->hosts = h;
 	h = &inv->hosts[inv->nhosts++];
 	memset(h, 0, sizeof(*h));
 	h->loc = loc_of(c, n);
@@ -775,10 +820,8 @@ load_switch(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a switch") == -1 ||
 	    check_keys(c, n, switch_keys, "switch") == -1)
 		return -1;
-	s = realloc(inv->switches, (inv->nswitches + 1) * sizeof(*s));
-	if (s == NULL)
+	if (grow(&inv->switches, inv->nswitches, sizeof(*inv->switches)) == -1)
 		return lab_err_oom(c->err);
-	inv->switches = s;
 	s = &inv->switches[inv->nswitches++];
 	memset(s, 0, sizeof(*s));
 	s->port = 161;
@@ -806,10 +849,8 @@ load_group(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a group") == -1 ||
 	    check_keys(c, n, group_keys, "group") == -1)
 		return -1;
-	g = realloc(inv->groups, (inv->ngroups + 1) * sizeof(*g));
-	if (g == NULL)
+	if (grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
 		return lab_err_oom(c->err);
-	inv->groups = g;
 	g = &inv->groups[inv->ngroups++];
 	memset(g, 0, sizeof(*g));
 	g->loc = loc_of(c, n);
@@ -838,53 +879,96 @@ load_list(struct ctx *c, const struct ynode *root, const char *key,
 	return 0;
 }
 
-/* Loads YAML from memory, as if read from a file called name. */
+/* Checks and loads a file's tree: hosts, switches and groups. */
+static int
+load_root(struct ctx *c, const struct ynode *root)
+{
+	if (root == NULL || yaml_is_null(root))
+		return 0;
+	if (root->kind != YNODE_MAP)
+		return fail(c, root, "an inventory file is a mapping with hosts, "
+		    "switches and groups, not %s", kind_name(root));
+	if (check_keys(c, root, top_keys, "the inventory") == -1 ||
+	    load_list(c, root, "groups", load_group) == -1 ||
+	    load_list(c, root, "hosts", load_host) == -1 ||
+	    load_list(c, root, "switches", load_switch) == -1)
+		return -1;
+	return 0;
+}
+
+/* One item of a top-level list, as the loader reads it. */
+static int
+load_item(void *arg, const char *key, const struct ynode *n)
+{
+	struct ctx	*c = arg;
+
+	if (strcmp(key, "hosts") == 0)
+		return load_host(c, n);
+	if (strcmp(key, "switches") == 0)
+		return load_switch(c, n);
+	if (strcmp(key, "groups") == 0)
+		return load_group(c, n);
+	return 0;	/* an unknown key: load_root refuses it */
+}
+
+/*
+ * Loads YAML from memory, as if read from a file called name. Each host,
+ * switch and group is checked as soon as it is read, and the memory of
+ * its tree used again for the next (a 10,000-host file is a million
+ * nodes). On any error the file is read again the plain way, the whole
+ * tree and then the checks in their order, so that the error reported
+ * is the one that comes first in that order.
+ */
 int
 lab_inventory_load_buf(struct lab_inventory *inv, const char *name,
     const char *buf, size_t len, struct lab_err *err)
 {
 	struct ynode	*root = NULL;
-	struct ctx	 c = { inv, NULL, err };
-	int		 rc = -1;
+	struct ctx	 c = { inv, NULL, err, &inv->pool };
+	size_t		 nh = inv->nhosts, ns = inv->nswitches;
+	size_t		 ng = inv->ngroups, nw = inv->nwarnings;
+	int		 rc;
 
 	if (lab_strv_add(&inv->files, name) == -1)
 		return lab_err_oom(err);
 	c.file = inv->files.v[inv->files.n - 1];
+	if (yaml_tree_stream(c.file, buf, len, load_item, &c, &root,
+	    err) == 0) {
+		rc = load_root(&c, root);
+		yaml_tree_free(root);
+		if (rc == 0)
+			return 0;
+	}
+	lab_inventory_truncate(inv, nh, ns, ng, nw);
+	lab_err_init(err);
+	root = NULL;
 	if (yaml_tree_load(c.file, buf, len, &root, err) == -1)
 		return -1;
-	if (root == NULL || yaml_is_null(root)) {
-		yaml_tree_free(root);
-		return 0;
-	}
-	if (root->kind != YNODE_MAP) {
-		fail(&c, root, "an inventory file is a mapping with hosts, "
-		    "switches and groups, not %s", kind_name(root));
-		goto out;
-	}
-	if (check_keys(&c, root, top_keys, "the inventory") == -1 ||
-	    load_list(&c, root, "groups", load_group) == -1 ||
-	    load_list(&c, root, "hosts", load_host) == -1 ||
-	    load_list(&c, root, "switches", load_switch) == -1)
-		goto out;
-	rc = 0;
-out:
+	rc = load_root(&c, root);
 	yaml_tree_free(root);
 	return rc;
 }
 
+/* One buffer for the text of every file read: its memory is touched once. */
+struct text {
+	char	*buf;
+	size_t	 cap;
+};
+
 static int
-load_file(struct lab_inventory *inv, const char *path, struct lab_err *err)
+load_file(struct lab_inventory *inv, const char *path, struct text *t,
+    struct lab_err *err)
 {
-	LAB_CLEANUP(lab_freep) char *buf = NULL;
 	size_t	len = 0;
 	int	fd;
 
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path,
 		    strerror(errno));
-	if (yaml_file_read(fd, path, YAML_MAX_FILE, &buf, &len, err) == -1)
+	if (yaml_file_reread(fd, path, YAML_MAX_FILE, &t->buf, &t->cap, &len,
+	    err) == -1)
 		return -1;
-	return lab_inventory_load_buf(inv, path, buf, len, err);
+	return lab_inventory_load_buf(inv, path, t->buf, len, err);
 }
 
 static int
@@ -894,7 +978,8 @@ cmpstr(const void *a, const void *b)
 }
 
 static int
-load_dir(struct lab_inventory *inv, const char *dir, struct lab_err *err)
+load_dir(struct lab_inventory *inv, const char *dir, struct text *t,
+    struct lab_err *err)
 {
 	struct lab_strv	 names;
 	struct dirent	*de;
@@ -927,7 +1012,7 @@ load_dir(struct lab_inventory *inv, const char *dir, struct lab_err *err)
 	}
 	qsort(names.v, names.n, sizeof(char *), cmpstr);
 	for (i = 0; i < names.n; i++)
-		if (load_file(inv, names.v[i], err) == -1)
+		if (load_file(inv, names.v[i], t, err) == -1)
 			goto out;
 	rc = 0;
 out:
@@ -942,15 +1027,21 @@ lab_inventory_load(struct lab_inventory *inv, char *const *paths,
     size_t npaths, struct lab_err *err)
 {
 	struct stat	st;
+	struct text	t = { NULL, 0 };
 	size_t		i;
+	int		rc = 0;
 
-	for (i = 0; i < npaths; i++) {
+	for (i = 0; i < npaths && rc == 0; i++) {
 		if (stat(paths[i], &st) == -1)
-			return lab_err_set(err, LAB_EXIT_ENV, "%s: %s",
+			rc = lab_err_set(err, LAB_EXIT_ENV, "%s: %s",
 			    paths[i], strerror(errno));
-		if (S_ISDIR(st.st_mode) ? load_dir(inv, paths[i], err) == -1 :
-		    load_file(inv, paths[i], err) == -1)
-			return -1;
+		else if (S_ISDIR(st.st_mode) ?
+		    load_dir(inv, paths[i], &t, err) == -1 :
+		    load_file(inv, paths[i], &t, err) == -1)
+			rc = -1;
 	}
+	free(t.buf);
+	if (rc == -1)
+		return -1;
 	return lab_inventory_check_unique(inv, err);
 }

@@ -221,8 +221,12 @@ lab_parse_mac(const char *s, char *ret, const char **why)
 		WHY("00:00:00:00:00:00 is not a NIC's MAC");
 		return -1;
 	}
-	snprintf(ret, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
-	    b[0], b[1], b[2], b[3], b[4], b[5]);
+	/* by hand: an import of 10,000 hosts checks 20,000 of these */
+	for (i = 0; i < 6; i++) {
+		ret[i * 3] = "0123456789abcdef"[b[i] >> 4];
+		ret[i * 3 + 1] = "0123456789abcdef"[b[i] & 15];
+		ret[i * 3 + 2] = i < 5 ? ':' : '\0';
+	}
 	return 0;
 bad:
 	WHY("not a MAC address (expected six hex bytes, as in 00:26:55:d1:0a:01)");

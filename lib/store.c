@@ -22,6 +22,18 @@ struct load {
 	struct lab_err		*err;
 };
 
+/* A column as a string in the inventory's pool, NULL for SQL NULL. */
+static char *
+text(struct load *l, sqlite3_stmt *st, int col)
+{
+	const unsigned char	*s = sqlite3_column_text(st, col);
+
+	if (s == NULL)
+		return NULL;
+	return lab_pool_strndup(&l->inv->pool, (const char *)s,
+	    (size_t)sqlite3_column_bytes(st, col));
+}
+
 /* The host with database id id, or NULL. */
 static struct lab_host *
 host_by_id(const struct load *l, sqlite3_int64 id)
@@ -54,21 +66,34 @@ step_fail(struct load *l, sqlite3_stmt *st, int rc, const char *what)
 	return db_fail(l->db, l->err, what);
 }
 
-/* Splits space-separated words into sv; NULL adds nothing. */
+/* Splits space-separated words into sv, in the pool; NULL adds nothing. */
 static int
-split_words(struct lab_strv *sv, const char *s)
+split_words(struct load *l, struct lab_strv *sv, const char *s)
 {
 	const char	*p;
-	size_t		 n;
+	char		*w;
+	size_t		 n, words = 0;
 
-	while (s != NULL && *s != '\0') {
+	if (s == NULL)
+		return 0;
+	for (p = s; *p != '\0'; p++)
+		if (*p != ' ' && (p == s || p[-1] == ' '))
+			words++;
+	if (words == 0)
+		return 0;
+	if (lab_strv_pool(sv, &l->inv->pool, words) == -1)
+		return -1;
+	while (*s != '\0') {
 		while (*s == ' ')
 			s++;
 		for (p = s; *p != '\0' && *p != ' '; p++)
 			;
 		n = (size_t)(p - s);
-		if (n > 0 && lab_strv_take(sv, strndup(s, n)) == -1)
-			return -1;
+		if (n > 0) {
+			if ((w = lab_pool_strndup(&l->inv->pool, s, n)) == NULL)
+				return -1;
+			lab_strv_put(sv, w);
+		}
 		s = p;
 	}
 	return 0;
@@ -95,9 +120,9 @@ load_hosts(struct load *l)
 			break;
 		h = &inv->hosts[inv->nhosts++];
 		memset(h, 0, sizeof(*h));
-		h->name = db_text(st, 1);
-		h->model = db_text(st, 2);
-		h->role = db_text(st, 3);
+		h->name = text(l, st, 1);
+		h->model = text(l, st, 2);
+		h->role = text(l, st, 3);
 		h->loc.file = l->file;
 		if (h->name == NULL || h->model == NULL)
 			break;
@@ -127,17 +152,18 @@ load_bmcs(struct load *l)
 		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
 		    h->bmc != NULL)
 			continue;
-		if ((b = h->bmc = calloc(1, sizeof(*b))) == NULL)
+		if ((b = h->bmc = lab_pool_alloc(&l->inv->pool,
+		    sizeof(*b))) == NULL)
 			break;
-		b->type = db_text(st, 1);
-		b->address = db_text(st, 2);
+		b->type = text(l, st, 1);
+		b->address = text(l, st, 2);
 		b->port = sqlite3_column_int(st, 3);
-		b->credential = db_text(st, 4);
+		b->credential = text(l, st, 4);
 		b->cipher_suite = sqlite3_column_int(st, 5);
-		if (split_words(&b->workarounds,
+		if (split_words(l, &b->workarounds,
 		    (const char *)sqlite3_column_text(st, 6)) == -1)
 			break;
-		b->privilege = db_text(st, 7);
+		b->privilege = text(l, st, 7);
 		b->timeout_ms = sqlite3_column_int(st, 8);
 		b->retransmit_ms = sqlite3_column_int(st, 9);
 		b->loc.file = l->file;
@@ -166,13 +192,14 @@ load_ssh(struct load *l)
 		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
 		    h->ssh != NULL)
 			continue;
-		if ((c = h->ssh = calloc(1, sizeof(*c))) == NULL)
+		if ((c = h->ssh = lab_pool_alloc(&l->inv->pool,
+		    sizeof(*c))) == NULL)
 			break;
-		c->address = db_text(st, 1);
+		c->address = text(l, st, 1);
 		c->port = sqlite3_column_int(st, 2);
-		c->user = db_text(st, 3);
-		c->identity = db_text(st, 4);
-		c->known_hosts = db_text(st, 5);
+		c->user = text(l, st, 3);
+		c->identity = text(l, st, 4);
+		c->known_hosts = text(l, st, 5);
 		c->legacy_crypto = sqlite3_column_int(st, 6);
 		c->loc.file = l->file;
 	}
@@ -187,12 +214,13 @@ load_ssh(struct load *l)
 		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
 		    h->network != NULL)
 			continue;
-		if ((h->network = calloc(1, sizeof(*h->network))) == NULL ||
-		    split_words(&h->network->dns,
+		if ((h->network = lab_pool_alloc(&l->inv->pool,
+		    sizeof(*h->network))) == NULL ||
+		    split_words(l, &h->network->dns,
 		    (const char *)sqlite3_column_text(st, 3)) == -1)
 			break;
-		h->network->address = db_text(st, 1);
-		h->network->gateway = db_text(st, 2);
+		h->network->address = text(l, st, 1);
+		h->network->gateway = text(l, st, 2);
 		h->network->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
@@ -216,7 +244,8 @@ struct child {
 
 /* Gives host h its children v[0..n), in position order. */
 static int
-flush_children(struct lab_host *h, struct child *v, size_t n, int nics)
+flush_children(struct load *l, struct lab_host *h, struct child *v, size_t n,
+    int nics)
 {
 	struct child	t;
 	size_t		i, j;
@@ -229,9 +258,11 @@ flush_children(struct lab_host *h, struct child *v, size_t n, int nics)
 			v[j] = v[j - 1];
 		v[j] = t;
 	}
-	if (nics && (h->nics = calloc(n, sizeof(*h->nics))) == NULL)
+	if (nics && (h->nics = lab_pool_alloc(&l->inv->pool,
+	    n * sizeof(*h->nics))) == NULL)
 		return -1;
-	if (!nics && (h->disks = calloc(n, sizeof(*h->disks))) == NULL)
+	if (!nics && (h->disks = lab_pool_alloc(&l->inv->pool,
+	    n * sizeof(*h->disks))) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (nics)
@@ -241,20 +272,6 @@ flush_children(struct lab_host *h, struct child *v, size_t n, int nics)
 	return 0;
 }
 
-static void
-child_release(struct child *c, int nics)
-{
-	if (nics) {
-		free(c->u.nic.name);
-		free(c->u.nic.mac);
-	} else {
-		free(c->u.disk.slot);
-		free(c->u.disk.kind);
-		free(c->u.disk.controller);
-		free(c->u.disk.device);
-	}
-}
-
 static int
 load_children(struct load *l, int nics)
 {
@@ -262,7 +279,7 @@ load_children(struct load *l, int nics)
 	struct lab_host	*h = NULL, *nh;
 	sqlite3_stmt	*st;
 	sqlite3_int64	 id, last = 0;
-	size_t		 n = 0, i;
+	size_t		 n = 0;
 	int		 rc, first = 1, ret = -1;
 
 	if (prepare(l, nics ? "SELECT host_id, position, name, mac FROM nics "
@@ -276,7 +293,7 @@ load_children(struct load *l, int nics)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		if (first || id != last) {
-			if (flush_children(h, v, n, nics) == -1)
+			if (flush_children(l, h, v, n, nics) == -1)
 				break;
 			n = 0;
 			/* a host's rows are read once: never twice */
@@ -294,27 +311,23 @@ load_children(struct load *l, int nics)
 		memset(c, 0, sizeof(*c));
 		c->pos = sqlite3_column_int64(st, 1);
 		if (nics) {
-			c->u.nic.name = db_text(st, 2);
-			c->u.nic.mac = db_text(st, 3);
+			c->u.nic.name = text(l, st, 2);
+			c->u.nic.mac = text(l, st, 3);
 			c->u.nic.loc.file = l->file;
 		} else {
-			c->u.disk.slot = db_text(st, 2);
-			c->u.disk.kind = db_text(st, 3);
+			c->u.disk.slot = text(l, st, 2);
+			c->u.disk.kind = text(l, st, 3);
 			c->u.disk.size_bytes = (uint64_t)sqlite3_column_int64(st,
 			    4);
-			c->u.disk.controller = db_text(st, 5);
-			c->u.disk.device = db_text(st, 6);
+			c->u.disk.controller = text(l, st, 5);
+			c->u.disk.device = text(l, st, 6);
 			c->u.disk.boot = sqlite3_column_int(st, 7);
 			c->u.disk.loc.file = l->file;
 		}
 	}
-	if (rc == SQLITE_DONE && flush_children(h, v, n, nics) == 0)
-		n = 0;
-	else if (rc == SQLITE_DONE)
+	if (rc == SQLITE_DONE && flush_children(l, h, v, n, nics) == -1)
 		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_DONE) {
-		for (i = 0; i < n; i++)
-			child_release(&v[i], nics);
 		step_fail(l, st, rc, nics ? "read nics" : "read disks");
 		goto out;
 	}
@@ -328,11 +341,11 @@ out:
 /* A host's memberships, read in group id order, put in position order. */
 struct member {
 	sqlite3_int64	 pos;
-	const char	*group;
+	char		*group;
 };
 
 static int
-flush_members(struct lab_host *h, struct member *v, size_t n)
+flush_members(struct load *l, struct lab_host *h, struct member *v, size_t n)
 {
 	struct member	t;
 	size_t		i, j;
@@ -343,9 +356,11 @@ flush_members(struct lab_host *h, struct member *v, size_t n)
 			v[j] = v[j - 1];
 		v[j] = t;
 	}
+	/* the group names are the pool's: shared, not copied */
+	if (lab_strv_pool(&h->groups, &l->inv->pool, n) == -1)
+		return -1;
 	for (i = 0; i < n; i++)
-		if (lab_strv_add(&h->groups, v[i].group) == -1)
-			return -1;
+		lab_strv_put(&h->groups, v[i].group);
 	return 0;
 }
 
@@ -374,7 +389,7 @@ load_memberships(struct load *l)
 	struct groupname	 key, *g;
 	struct lab_host		*h = NULL, *nh;
 	sqlite3_stmt		*st;
-	size_t			 ng = 0, nm = 0, i;
+	size_t			 ng = 0, nm = 0;
 	int			 rc, ret = -1;
 
 	if (db_prepare(l->db, "SELECT id, name FROM groups", &st,
@@ -384,7 +399,7 @@ load_memberships(struct load *l)
 		if (db_grow(&gv, ng, sizeof(*gv)) == -1)
 			break;
 		gv[ng].id = sqlite3_column_int64(st, 0);
-		if ((gv[ng++].name = db_text(st, 1)) == NULL)
+		if ((gv[ng++].name = text(l, st, 1)) == NULL)
 			break;
 	}
 	if (rc != SQLITE_DONE) {
@@ -400,7 +415,7 @@ load_memberships(struct load *l)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		nh = host_by_id(l, sqlite3_column_int64(st, 0));
-		if (nh != h && h != NULL && flush_members(h, mv, nm) == -1)
+		if (nh != h && h != NULL && flush_members(l, h, mv, nm) == -1)
 			break;
 		if (nh != h)
 			nm = 0;
@@ -414,7 +429,7 @@ load_memberships(struct load *l)
 		mv[nm].pos = sqlite3_column_int64(st, 2);
 		mv[nm++].group = g->name;
 	}
-	if (rc == SQLITE_DONE && h != NULL && flush_members(h, mv, nm) == -1)
+	if (rc == SQLITE_DONE && h != NULL && flush_members(l, h, mv, nm) == -1)
 		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_DONE) {
 		step_fail(l, st, rc, "read groups");
@@ -423,8 +438,6 @@ load_memberships(struct load *l)
 	sqlite3_finalize(st);
 	ret = 0;
 out:
-	for (i = 0; i < ng; i++)
-		free(gv[i].name);
 	free(gv);
 	free(mv);
 	return ret;
@@ -454,13 +467,13 @@ load_switches(struct load *l)
 			break;
 		s = &inv->switches[inv->nswitches++];
 		memset(s, 0, sizeof(*s));
-		s->name = db_text(st, 0);
-		s->model = db_text(st, 1);
-		s->address = db_text(st, 2);
+		s->name = text(l, st, 0);
+		s->model = text(l, st, 1);
+		s->address = text(l, st, 2);
 		s->port = sqlite3_column_int(st, 3);
-		s->snmp.version = db_text(st, 4);
-		s->snmp.credential = db_text(st, 5);
-		s->snmp.context = db_text(st, 6);
+		s->snmp.version = text(l, st, 4);
+		s->snmp.credential = text(l, st, 5);
+		s->snmp.context = text(l, st, 6);
 		s->snmp.timeout_ms = sqlite3_column_int(st, 7);
 		s->snmp.retries = sqlite3_column_type(st, 8) == SQLITE_NULL ?
 		    -1 : sqlite3_column_int(st, 8);
@@ -489,8 +502,8 @@ load_groups(struct load *l)
 			break;
 		g = &inv->groups[inv->ngroups++];
 		memset(g, 0, sizeof(*g));
-		g->name = db_text(st, 0);
-		g->description = db_text(st, 1);
+		g->name = text(l, st, 0);
+		g->description = text(l, st, 1);
 		g->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)

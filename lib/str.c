@@ -115,6 +115,98 @@ lab_buf_steal(struct lab_buf *b)
 	return s;
 }
 
+#define POOL_CHUNK	(64u * 1024 - 64)	/* stays under malloc's mmap */
+
+struct lab_pool_chunk {
+	struct lab_pool_chunk	*next;
+	size_t			 used, size;
+	uint64_t		 data[];
+};
+
+/* Zeroes a pool. */
+void
+lab_pool_init(struct lab_pool *p)
+{
+	memset(p, 0, sizeof(*p));
+}
+
+/* Frees everything handed out. */
+void
+lab_pool_release(struct lab_pool *p)
+{
+	struct lab_pool_chunk	*c, *next;
+
+	for (c = p->chunks; c != NULL; c = next) {
+		next = c->next;
+		free(c);
+	}
+	memset(p, 0, sizeof(*p));
+}
+
+/* len bytes at an offset aligned to align (1 or 8). */
+static void *
+pool_get(struct lab_pool *p, size_t len, size_t align)
+{
+	struct lab_pool_chunk	*c = p->chunks;
+	size_t			 off, size;
+
+	if (p->oom)
+		return NULL;
+	off = c != NULL ? (c->used + align - 1) & ~(align - 1) : 0;
+	if (c == NULL || off > c->size || c->size - off < len) {
+		size = len > POOL_CHUNK / 4 ? len : POOL_CHUNK;
+		if (size > SIZE_MAX - sizeof(*c) ||
+		    (c = malloc(sizeof(*c) + size)) == NULL) {
+			p->oom = 1;
+			return NULL;
+		}
+		c->size = size;
+		c->used = 0;
+		off = 0;
+		/* a big piece goes behind the current chunk, keeping its room */
+		if (p->chunks != NULL && len > POOL_CHUNK / 4) {
+			c->next = p->chunks->next;
+			p->chunks->next = c;
+		} else {
+			c->next = p->chunks;
+			p->chunks = c;
+		}
+	}
+	c->used = off + len;
+	return (char *)c->data + off;
+}
+
+/* len zeroed bytes, aligned for any pointer or integer. */
+void *
+lab_pool_alloc(struct lab_pool *p, size_t len)
+{
+	void	*v = pool_get(p, len, sizeof(uint64_t));
+
+	if (v != NULL)
+		memset(v, 0, len);
+	return v;
+}
+
+/* A NUL-terminated copy of n bytes. */
+char *
+lab_pool_strndup(struct lab_pool *p, const char *s, size_t n)
+{
+	char	*d;
+
+	if (n == SIZE_MAX || (d = pool_get(p, n + 1, 1)) == NULL)
+		return NULL;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	return d;
+}
+
+/* A copy of s, or NULL. */
+char *
+lab_pool_strdup(struct lab_pool *p, const char *s)
+{
+	return s != NULL ? lab_pool_strndup(p, s, strlen(s)) : NULL;
+}
+
 /* Zeroes a vector. */
 void
 lab_strv_init(struct lab_strv *sv)
@@ -174,6 +266,27 @@ lab_strv_find(const struct lab_strv *sv, const char *s)
 		if (strcmp(sv->v[i], s) == 0)
 			return (long)i;
 	return -1;
+}
+
+/* An empty vector with room for n strings, in a pool. */
+int
+lab_strv_pool(struct lab_strv *sv, struct lab_pool *p, size_t n)
+{
+	if ((sv->v = lab_pool_alloc(p, (n + 1) * sizeof(*sv->v))) == NULL)
+		return -1;
+	sv->n = 0;
+	sv->cap = n + 1;
+	return 0;
+}
+
+/* Appends s to a vector from lab_strv_pool, which has room for it. */
+void
+lab_strv_put(struct lab_strv *sv, char *s)
+{
+	if (sv->n + 1 < sv->cap) {
+		sv->v[sv->n++] = s;
+		sv->v[sv->n] = NULL;
+	}
 }
 
 /* strdup that accepts NULL. */

@@ -45,6 +45,19 @@ struct ynode {
 int	yaml_tree_load(const char *name, const char *buf, size_t len,
 	    struct ynode **ret, struct lab_err *err);
 /*
+ * Like yaml_tree_load, but each item of a list under a key of the
+ * top-level mapping goes to fn(arg, key, item) as soon as it is read, and
+ * its memory is used again for the next: the tree returned holds those
+ * lists empty, and a 10,000-host inventory never exists whole as a tree.
+ * fn returns -1, err set, to stop. The text is not wiped after use: for
+ * files that hold no secret.
+ */
+typedef int (*yaml_item_fn)(void *arg, const char *key,
+	    const struct ynode *item);
+int	yaml_tree_stream(const char *name, const char *buf, size_t len,
+	    yaml_item_fn fn, void *arg, struct ynode **ret,
+	    struct lab_err *err);
+/*
  * Reads the whole of an open file (fd is closed either way): it must be a
  * regular file of at most max bytes. *ret is NUL-terminated and
  * caller-owned. Errors name path; a file too large is LAB_EXIT_INPUT at
@@ -52,6 +65,12 @@ int	yaml_tree_load(const char *name, const char *buf, size_t len,
  */
 int	yaml_file_read(int fd, const char *path, size_t max, char **ret,
 	    size_t *retlen, struct lab_err *err);
+/*
+ * The same into *buf of *cap bytes, grown when the file does not fit: one
+ * buffer for many files. *buf is caller-owned either way.
+ */
+int	yaml_file_reread(int fd, const char *path, size_t max, char **buf,
+	    size_t *cap, size_t *retlen, struct lab_err *err);
 /* Frees a tree (from its root); NULL is a no-op. */
 void	yaml_tree_free(struct ynode *);
 /* True when a plain scalar spells null (~, null, empty). */

@@ -27,6 +27,7 @@ struct ychunk {
 
 struct yarena {
 	struct ychunk	*chunks;
+	int		 wipe;	/* zero the memory before freeing it */
 };
 
 static void *
@@ -68,10 +69,32 @@ arena_free(struct yarena *a)
 	for (c = a->chunks; c != NULL; c = next) {
 		next = c->next;
 		/* the credentials file's values lived here too */
-		explicit_bzero(c->data, c->used);
+		if (a->wipe)
+			explicit_bzero(c->data, c->used);
 		free(c);
 	}
 	free(a);
+}
+
+/* Makes the arena empty again, keeping its newest chunk for reuse. */
+static void
+arena_reset(struct yarena *a)
+{
+	struct ychunk	*c, *next;
+
+	if (a->chunks == NULL)
+		return;
+	for (c = a->chunks->next; c != NULL; c = next) {
+		next = c->next;
+		if (a->wipe)
+			explicit_bzero(c->data, c->used);
+		free(c);
+	}
+	c = a->chunks;
+	if (a->wipe)
+		explicit_bzero(c->data, c->used);
+	c->next = NULL;
+	c->used = 0;
 }
 
 struct loader {
@@ -81,6 +104,10 @@ struct loader {
 	size_t		 nodes;
 	struct yarena	*arena;
 	struct lab_err	*err;
+	int		 wipe;		/* the text may hold secrets */
+	yaml_item_fn	 fn;		/* streaming: gets each item */
+	void		*arg;
+	struct yarena	*items;		/* streaming: one item at a time */
 };
 
 static struct ynode *
@@ -104,18 +131,23 @@ node_new(struct loader *l, enum ynode_kind kind, const yaml_mark_t *m)
  * behind while growing a long scalar are out of reach (SECURITY.md).
  */
 static void
-event_delete(yaml_event_t *e)
+event_delete(const struct loader *l, yaml_event_t *e)
 {
-	if (e->type == YAML_SCALAR_EVENT && e->data.scalar.value != NULL)
+	if (l->wipe && e->type == YAML_SCALAR_EVENT &&
+	    e->data.scalar.value != NULL)
 		explicit_bzero(e->data.scalar.value, e->data.scalar.length);
 	yaml_event_delete(e);
 }
 
 static void
-parser_delete(yaml_parser_t *p)
+parser_delete(const struct loader *l, yaml_parser_t *p)
 {
 	yaml_token_t	*t;
 
+	if (!l->wipe) {
+		yaml_parser_delete(p);
+		return;
+	}
 	if (p->raw_buffer.start != NULL)
 		explicit_bzero(p->raw_buffer.start,
 		    (size_t)(p->raw_buffer.end - p->raw_buffer.start));
@@ -309,10 +341,38 @@ check_key(struct loader *l, const struct ynode *map, const struct ynode *key)
 	return 0;
 }
 
-/* Reads the events of one node (the first event given) into a tree. */
+static int	load_node(struct loader *, yaml_parser_t *, yaml_event_t *,
+		    int, const char *, struct ynode **);
+
+/*
+ * Reads one item of a streamed sequence into the item arena, hands it on,
+ * and makes the arena empty again.
+ */
+static int
+stream_item(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
+    const char *key)
+{
+	struct yarena	*tree = l->arena;
+	struct ynode	*c = NULL;
+	int		 rc;
+
+	l->arena = l->items;
+	rc = load_node(l, p, ev, depth, NULL, &c);
+	l->arena = tree;
+	if (rc == 0)
+		rc = l->fn(l->arg, key, c);
+	arena_reset(l->items);
+	return rc;
+}
+
+/*
+ * Reads the events of one node (the first event given) into a tree. A
+ * sequence under key of the top-level mapping, when streaming, keeps no
+ * items: each goes to the loader's fn.
+ */
 static int
 load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
-    struct ynode **ret)
+    const char *key, struct ynode **ret)
 {
 	struct ynode	*n = NULL, *c;
 	yaml_event_t	 e;
@@ -386,15 +446,25 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 		}
 		if (e.type == YAML_SEQUENCE_END_EVENT ||
 		    e.type == YAML_MAPPING_END_EVENT) {
-			event_delete(&e);
+			event_delete(l, &e);
 			if (n->kind == YNODE_MAP && n->n / 2 > SMALL_MAP &&
 			    check_keys_sorted(l, n) == -1)
 				goto out;
 			break;
 		}
+		if (key != NULL && n->kind == YNODE_SEQ) {
+			rc = stream_item(l, p, &e, depth + 1, key);
+			event_delete(l, &e);
+			if (rc == -1)
+				goto out;
+			continue;
+		}
 		c = NULL;
-		rc = load_node(l, p, &e, depth + 1, &c);
-		event_delete(&e);
+		/* a value of the top-level mapping: its key, when streaming */
+		rc = load_node(l, p, &e, depth + 1, l->fn != NULL && depth == 0 &&
+		    n->kind == YNODE_MAP && n->n % 2 == 1 ?
+		    n->items[n->n - 1]->value : NULL, &c);
+		event_delete(l, &e);
 		if (rc == -1)
 			goto out;
 		if (n->kind == YNODE_MAP && n->n % 2 == 0 &&
@@ -412,33 +482,42 @@ out:
 	return -1;
 }
 
-/* Parses one YAML document into a tree. */
-int
-yaml_tree_load(const char *name, const char *buf, size_t len,
-    struct ynode **ret, struct lab_err *err)
+/* Parses one YAML document into a tree, streaming when l->fn is set. */
+static int
+tree_load(struct loader *l, struct ynode **ret)
 {
-	struct loader	 l = { name, buf, len, 0, NULL, err };
 	yaml_parser_t	 p;
 	yaml_event_t	 e;
 	struct ynode	*root = NULL;
+	const char	*name = l->name;
 	int		 rc = -1, done = 0;
 
-	if (len > YAML_MAX_FILE)
-		return lab_err_set(err, LAB_EXIT_INPUT,
+	if (l->len > YAML_MAX_FILE)
+		return lab_err_set(l->err, LAB_EXIT_INPUT,
 		    "%s:1:1: file is too large (%zu bytes, at most %zu)", name,
-		    len, YAML_MAX_FILE);
-	if ((l.arena = calloc(1, sizeof(*l.arena))) == NULL)
-		return lab_err_oom(err);
-	if (!yaml_parser_initialize(&p)) {
-		arena_free(l.arena);
-		return lab_err_oom(err);
+		    l->len, YAML_MAX_FILE);
+	if ((l->arena = calloc(1, sizeof(*l->arena))) == NULL)
+		return lab_err_oom(l->err);
+	l->arena->wipe = l->wipe;
+	if (l->fn != NULL) {
+		if ((l->items = calloc(1, sizeof(*l->items))) == NULL) {
+			arena_free(l->arena);
+			return lab_err_oom(l->err);
+		}
+		l->items->wipe = l->wipe;
 	}
-	yaml_parser_set_input_string(&p, (const unsigned char *)buf, len);
+	if (!yaml_parser_initialize(&p)) {
+		arena_free(l->arena);
+		arena_free(l->items);
+		return lab_err_oom(l->err);
+	}
+	yaml_parser_set_input_string(&p, (const unsigned char *)l->buf,
+	    l->len);
 	/* UTF-8 only: a UTF-16 byte-order mark is an error, not a switch */
 	yaml_parser_set_encoding(&p, YAML_UTF8_ENCODING);
 	while (!done) {
 		if (!yaml_parser_parse(&p, &e)) {
-			parser_fail(&l, &p);
+			parser_fail(l, &p);
 			goto out;
 		}
 		switch (e.type) {
@@ -447,10 +526,10 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 			break;
 		case YAML_DOCUMENT_START_EVENT:
 			if (root != NULL) {
-				fail_at(&l, (int)e.start_mark.line + 1,
+				fail_at(l, (int)e.start_mark.line + 1,
 				    (int)e.start_mark.column + 1,
 				    "only one YAML document per file");
-				event_delete(&e);
+				event_delete(l, &e);
 				goto out;
 			}
 			break;
@@ -459,30 +538,64 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 			break;
 		default:
 			if (root != NULL) {
-				fail_at(&l, (int)e.start_mark.line + 1,
+				fail_at(l, (int)e.start_mark.line + 1,
 				    (int)e.start_mark.column + 1,
 				    "only one YAML document per file");
-				event_delete(&e);
+				event_delete(l, &e);
 				goto out;
 			}
-			if (load_node(&l, &p, &e, 0, &root) == -1) {
-				event_delete(&e);
+			if (load_node(l, &p, &e, 0, NULL, &root) == -1) {
+				event_delete(l, &e);
 				goto out;
 			}
 			break;
 		}
-		event_delete(&e);
+		event_delete(l, &e);
 	}
 	if (root != NULL) {
-		root->arena = l.arena;
-		l.arena = NULL;
+		root->arena = l->arena;
+		l->arena = NULL;
 	}
 	*ret = root;
 	rc = 0;
 out:
-	arena_free(l.arena);
-	parser_delete(&p);
+	arena_free(l->arena);
+	arena_free(l->items);
+	parser_delete(l, &p);
 	return rc;
+}
+
+/* Parses one YAML document into a tree. */
+int
+yaml_tree_load(const char *name, const char *buf, size_t len,
+    struct ynode **ret, struct lab_err *err)
+{
+	struct loader	l;
+
+	memset(&l, 0, sizeof(l));
+	l.name = name;
+	l.buf = buf;
+	l.len = len;
+	l.err = err;
+	l.wipe = 1;
+	return tree_load(&l, ret);
+}
+
+/* Parses one YAML document, handing on the items of top-level lists. */
+int
+yaml_tree_stream(const char *name, const char *buf, size_t len,
+    yaml_item_fn fn, void *arg, struct ynode **ret, struct lab_err *err)
+{
+	struct loader	l;
+
+	memset(&l, 0, sizeof(l));
+	l.name = name;
+	l.buf = buf;
+	l.len = len;
+	l.err = err;
+	l.fn = fn;
+	l.arg = arg;
+	return tree_load(&l, ret);
 }
 
 /* True when a plain scalar spells null. */
@@ -498,13 +611,16 @@ yaml_is_null(const struct ynode *n)
 	    strcmp(n->value, "NULL") == 0;
 }
 
-/* Reads the whole of an open regular file of at most max bytes. */
+/*
+ * Reads the whole of an open regular file of at most max bytes into *buf,
+ * of *cap bytes, which grows when the file does not fit.
+ */
 int
-yaml_file_read(int fd, const char *path, size_t max, char **ret,
-    size_t *retlen, struct lab_err *err)
+yaml_file_reread(int fd, const char *path, size_t max, char **buf,
+    size_t *cap, size_t *retlen, struct lab_err *err)
 {
 	struct stat	 st;
-	char		*buf = NULL;
+	char		*p;
 	size_t		 off = 0;
 	ssize_t		 n = 0;
 	int		 rc = -1;
@@ -520,25 +636,43 @@ yaml_file_read(int fd, const char *path, size_t max, char **ret,
 		    max);
 		goto out;
 	}
-	if ((buf = malloc((size_t)st.st_size + 1)) == NULL) {
-		lab_err_oom(err);
-		goto out;
+	if (*buf == NULL || *cap < (size_t)st.st_size + 1) {
+		if ((p = realloc(*buf, (size_t)st.st_size + 1)) == NULL) {
+			lab_err_oom(err);
+			goto out;
+		}
+		*buf = p;
+		*cap = (size_t)st.st_size + 1;
 	}
 	while (off < (size_t)st.st_size &&
-	    (n = read(fd, buf + off, (size_t)st.st_size - off)) > 0)
+	    (n = read(fd, *buf + off, (size_t)st.st_size - off)) > 0)
 		off += (size_t)n;
 	if (n == -1) {
 		lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path, strerror(errno));
-		free(buf);
 		goto out;
 	}
-	buf[off] = '\0';
-	*ret = buf;
+	(*buf)[off] = '\0';
 	*retlen = off;
 	rc = 0;
 out:
 	close(fd);
 	return rc;
+}
+
+/* Reads the whole of an open regular file of at most max bytes. */
+int
+yaml_file_read(int fd, const char *path, size_t max, char **ret,
+    size_t *retlen, struct lab_err *err)
+{
+	char	*buf = NULL;
+	size_t	 cap = 0;
+
+	if (yaml_file_reread(fd, path, max, &buf, &cap, retlen, err) == -1) {
+		free(buf);
+		return -1;
+	}
+	*ret = buf;
+	return 0;
 }
 
 int

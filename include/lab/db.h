@@ -109,7 +109,7 @@ struct lab_host_row {
 struct lab_host_rows {
 	struct lab_host_row	*v;
 	size_t			 n;
-	char			*text;	/* owns every string of v */
+	struct lab_pool		 text;	/* owns every string of v */
 };
 
 /*

@@ -10,7 +10,7 @@
 
 /*
  * The lab's declared shape: what the inventory YAML says and what the
- * database holds. All strings are owned by the inventory. Optional
+ * database holds. All strings are owned by the inventory (its pool). Optional
  * strings are NULL when absent.
  */
 
@@ -115,6 +115,11 @@ struct lab_warning {
 };
 
 struct lab_inventory {
+	/*
+	 * Every string, vector and sub-struct of the hosts, switches and
+	 * groups lives here, freed with the inventory, never one by one.
+	 */
+	struct lab_pool		 pool;
 	struct lab_host		*hosts;
 	size_t			 nhosts;
 	struct lab_switch	*switches;

@@ -34,6 +34,28 @@ void	lab_buf_addf(struct lab_buf *, const char *, ...) LAB_PRINTF(2, 3);
 /* Returns the string (never NULL: "" when empty) and gives up ownership. */
 char	*lab_buf_steal(struct lab_buf *);
 
+/*
+ * Memory handed out in pieces and freed at once: many small things of one
+ * lifetime (the rows of 10,000 hosts) without a malloc each, and never
+ * moved, so pointers into it stay good. On allocation failure it
+ * remembers (oom = 1) and hands out NULL.
+ */
+struct lab_pool {
+	struct lab_pool_chunk	*chunks;
+	int			 oom;
+};
+
+/* Zeroes a pool. */
+void	lab_pool_init(struct lab_pool *);
+/* Frees everything handed out, and zeroes the pool. */
+void	lab_pool_release(struct lab_pool *);
+/* len bytes aligned for any pointer or integer, zeroed; NULL when oom. */
+void	*lab_pool_alloc(struct lab_pool *, size_t len);
+/* A NUL-terminated copy of the n bytes at s; NULL when out of memory. */
+char	*lab_pool_strndup(struct lab_pool *, const char *s, size_t n);
+/* A copy of s; NULL for NULL or when out of memory. */
+char	*lab_pool_strdup(struct lab_pool *, const char *s);
+
 /* A NULL-terminated vector of owned strings. */
 struct lab_strv {
 	char	**v;
@@ -51,6 +73,14 @@ int	lab_strv_add(struct lab_strv *, const char *);
 int	lab_strv_take(struct lab_strv *, char *);
 /* Returns the index of s, or -1. */
 long	lab_strv_find(const struct lab_strv *, const char *);
+/*
+ * Makes sv an empty vector with room for n strings, in pool p: filled
+ * with lab_strv_put, freed with the pool (never lab_strv_add or
+ * lab_strv_release it). Returns -1 when out of memory.
+ */
+int	lab_strv_pool(struct lab_strv *sv, struct lab_pool *p, size_t n);
+/* Appends s, which must outlive sv, to a vector from lab_strv_pool. */
+void	lab_strv_put(struct lab_strv *sv, char *s);
 
 /* strdup that accepts NULL (returning NULL). */
 char	*lab_strdup(const char *);

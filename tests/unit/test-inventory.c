@@ -418,6 +418,21 @@ static const struct bad bad_cases[] = {
 	  "only one YAML document per file", NULL },
 	{ "hosts:\n  - name: \"a\n", "bad.yaml:", "quoted scalar", NULL },
 	{ "hosts: [a\n", "bad.yaml:", "flow sequence", NULL },
+	/*
+	 * Hosts are checked as they are read; on an error the file is read
+	 * again the plain way: what comes first in that order is reported.
+	 */
+	{ "hosts:\n  - {name: a, model: nope}\nbogus: 1\n",
+	  "bad.yaml:3:1: ", "unknown key 'bogus' in the inventory", NULL },
+	{ "hosts:\n  - {name: a, model: nope}\nhosts: []\n",
+	  "bad.yaml:3:1: ", "duplicate key 'hosts' (first at line 1)", NULL },
+	{ "hosts:\n  - {name: a, model: nope}\ngroups: [{nme: g}]\n",
+	  "bad.yaml:3:11: ", "unknown key 'nme' in group", NULL },
+	{ "hosts:\n  - {name: a, model: nope}\n  - {name: \"b\n",
+	  "bad.yaml:", "quoted scalar", NULL },
+	{ "hosts:\n  - {name: a, model: generic-server}\n"
+	  "  - {name: b, model: nope}\nswitches: []\n---\n",
+	  "bad.yaml:5:1: ", "only one YAML document per file", NULL },
 };
 
 /* yaml fails to load with LAB_EXIT_INPUT, at where, saying what. */
