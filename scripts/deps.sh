@@ -6,6 +6,7 @@
 #   sh scripts/deps.sh test     to build it and run every test
 #   sh scripts/deps.sh package  to build the Debian package
 #   sh scripts/deps.sh bench    to build it and run the benchmarks (bench/)
+#   sh scripts/deps.sh box      to build it and run the lab in a box
 # Runs as root (or through sudo); installs nothing that is already there.
 set -eu
 
@@ -27,6 +28,9 @@ test="$test openssh-server openssh-client openssl zfs-fuse"
 test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs"
 # tests/integration/db-faults.sh: tmpfs mounts, lab run as nobody
 test="$test mount"
+# the lab in a box alone (sh scripts/demo.sh box)
+box="$demo debootstrap qemu-system-x86 qemu-utils e2fsprogs openssh-client
+python3"
 # the Debian package (scripts/package.sh)
 package="$build scdoc debhelper devscripts lintian dpkg-dev fakeroot man-db"
 # the tools the benchmarks compare lab with (bench/power, bench/push)
@@ -38,7 +42,8 @@ demo) want=$demo ;;
 test) want=$test ;;
 package) want=$package ;;
 bench) want=$bench ;;
-*) echo "usage: sh scripts/deps.sh build|demo|test|package|bench" >&2
+box) want=$box ;;
+*) echo "usage: sh scripts/deps.sh build|demo|test|package|bench|box" >&2
    exit 2 ;;
 esac
 
