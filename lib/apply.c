@@ -138,7 +138,7 @@ add_change(struct lab_changes *ch, enum lab_change_op op, const char *what,
 {
 	struct lab_change	*v;
 
-	if (db_grow(&ch->v, ch->n, sizeof(*ch->v)) == -1) {
+	if (lab_grow(&ch->v, ch->n, sizeof(*ch->v)) == -1) {
 		free(detail);
 		return -1;
 	}

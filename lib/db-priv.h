@@ -45,11 +45,6 @@ void	db_idx_sort(struct db_idx *);
 /* The position of id, or -1. */
 long	db_idx_find(const struct db_idx *, int64_t id);
 void	db_idx_release(struct db_idx *);
-/*
- * Makes room for one more element in *vp, which holds n: for arrays that
- * start NULL and only ever grow through here (they double at 4, 8, 16).
- */
-int	db_grow(void *vp, size_t n, size_t sz);
 
 /* Rows written many to one INSERT (lib/batch.c). */
 #define DB_BATCH_ROWS	32

@@ -87,27 +87,11 @@ db_fail(struct lab_db *db, struct lab_err *err, const char *what)
 	    db->path, what, sqlite3_errmsg(db->h));
 }
 
-/* Makes room for one more element in an array that start NULL. */
-int
-db_grow(void *vp, size_t n, size_t sz)
-{
-	void	**v = vp, *p;
-	size_t	  cap;
-
-	if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
-		return 0;
-	cap = n < 4 ? 4 : n * 2;
-	if ((p = realloc(*v, cap * sz)) == NULL)
-		return -1;
-	*v = p;
-	return 0;
-}
-
 /* Adds id at position i. */
 int
 db_idx_add(struct db_idx *x, int64_t id, size_t i)
 {
-	if (db_grow(&x->v, x->n, sizeof(*x->v)) == -1)
+	if (lab_grow(&x->v, x->n, sizeof(*x->v)) == -1)
 		return -1;
 	x->v[x->n].id = id;
 	x->v[x->n++].i = i;

@@ -181,7 +181,7 @@ read_groups(struct rows *r)
 	    r->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (db_grow(&goff, ng, sizeof(*goff)) == -1 ||
+		if (lab_grow(&goff, ng, sizeof(*goff)) == -1 ||
 		    db_idx_add(&gids, sqlite3_column_int64(st, 0), ng) == -1)
 			break;
 		goff[ng++] = names.len;
@@ -212,7 +212,7 @@ read_groups(struct rows *r)
 		if (row < 0 || goff == NULL ||
 		    (g = db_idx_find(&gids, sqlite3_column_int64(st, 1))) < 0)
 			continue;
-		if (db_grow(&mv, nm, sizeof(*mv)) == -1)
+		if (lab_grow(&mv, nm, sizeof(*mv)) == -1)
 			break;
 		mv[nm].pos = sqlite3_column_int64(st, 2);
 		mv[nm++].name = goff[g];

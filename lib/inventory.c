@@ -85,25 +85,6 @@ warn(struct ctx *c, const struct ynode *n, const char *fmt, ...)
 }
 
 /*
- * Makes room for one more item in *vp, which holds n: for arrays that
- * start NULL and only grow through here (they double at 4, 8, 16, ...).
- */
-static int
-grow(void *vp, size_t n, size_t sz)
-{
-	void	**v = vp, *p;
-	size_t	  cap;
-
-	if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
-		return 0;
-	cap = n < 4 ? 4 : n * 2;
-	if ((p = realloc(*v, cap * sz)) == NULL)
-		return -1;
-	*v = p;
-	return 0;
-}
-
-/*
  * a, b and c joined into buf (cut to fit): the labels every item of a big
  * inventory builds for its error messages, without snprintf's cost.
  */
@@ -756,7 +737,7 @@ load_host(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a host") == -1 ||
 	    check_keys(c, n, host_keys, "host") == -1)
 		return -1;
-	if (grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1)
+	if (lab_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1)
 		return lab_err_oom(c->err);
 	h = &inv->hosts[inv->nhosts++];
 	memset(h, 0, sizeof(*h));
@@ -820,7 +801,7 @@ load_switch(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a switch") == -1 ||
 	    check_keys(c, n, switch_keys, "switch") == -1)
 		return -1;
-	if (grow(&inv->switches, inv->nswitches, sizeof(*inv->switches)) == -1)
+	if (lab_grow(&inv->switches, inv->nswitches, sizeof(*inv->switches)) == -1)
 		return lab_err_oom(c->err);
 	s = &inv->switches[inv->nswitches++];
 	memset(s, 0, sizeof(*s));
@@ -849,7 +830,7 @@ load_group(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a group") == -1 ||
 	    check_keys(c, n, group_keys, "group") == -1)
 		return -1;
-	if (grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
+	if (lab_grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
 		return lab_err_oom(c->err);
 	g = &inv->groups[inv->ngroups++];
 	memset(g, 0, sizeof(*g));

@@ -114,7 +114,7 @@ load_hosts(struct load *l)
 	if (l->name != NULL)
 		db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (db_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
+		if (lab_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
 		    db_idx_add(&l->ids, sqlite3_column_int64(st, 0),
 		    inv->nhosts) == -1)
 			break;
@@ -305,7 +305,7 @@ load_children(struct load *l, int nics)
 		}
 		if (h == NULL)
 			continue;
-		if (db_grow(&v, n, sizeof(*v)) == -1)
+		if (lab_grow(&v, n, sizeof(*v)) == -1)
 			break;
 		c = &v[n++];
 		memset(c, 0, sizeof(*c));
@@ -396,7 +396,7 @@ load_memberships(struct load *l)
 	    l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (db_grow(&gv, ng, sizeof(*gv)) == -1)
+		if (lab_grow(&gv, ng, sizeof(*gv)) == -1)
 			break;
 		gv[ng].id = sqlite3_column_int64(st, 0);
 		if ((gv[ng++].name = text(l, st, 1)) == NULL)
@@ -424,7 +424,7 @@ load_memberships(struct load *l)
 		g = ng > 0 ? bsearch(&key, gv, ng, sizeof(*gv), cmp_groupid) : NULL;
 		if (h == NULL || g == NULL)
 			continue;
-		if (db_grow(&mv, nm, sizeof(*mv)) == -1)
+		if (lab_grow(&mv, nm, sizeof(*mv)) == -1)
 			break;
 		mv[nm].pos = sqlite3_column_int64(st, 2);
 		mv[nm++].group = g->name;
@@ -462,7 +462,7 @@ load_switches(struct load *l)
 	if (l->name != NULL)
 		db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (db_grow(&inv->switches, inv->nswitches,
+		if (lab_grow(&inv->switches, inv->nswitches,
 		    sizeof(*inv->switches)) == -1)
 			break;
 		s = &inv->switches[inv->nswitches++];
@@ -498,7 +498,7 @@ load_groups(struct load *l)
 	    "WHERE declared ORDER BY name", &st, l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (db_grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
+		if (lab_grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
 			break;
 		g = &inv->groups[inv->ngroups++];
 		memset(g, 0, sizeof(*g));

@@ -373,3 +373,19 @@ lab_path_home(const char *path, const char *home)
 		return lab_asprintf("%s/%s", home, path + 2);
 	return lab_strdup(path);
 }
+
+/* Makes room for one more element of an array that only grows here. */
+int
+lab_grow(void *vp, size_t n, size_t sz)
+{
+	void	**v = vp, *p;
+	size_t	  cap;
+
+	if (n != 0 && (n < 4 || (n & (n - 1)) != 0))
+		return 0;
+	cap = n < 4 ? 4 : n * 2;
+	if ((p = realloc(*v, cap * sz)) == NULL)
+		return -1;
+	*v = p;
+	return 0;
+}

@@ -24,7 +24,7 @@ links_read(struct lab_db *db, const char *host, struct lab_links_seen *ret,
 	if (host != NULL)
 		db_bind_text(st, 1, host);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (db_grow(&s.v, s.n, sizeof(*s.v)) == -1)
+		if (lab_grow(&s.v, s.n, sizeof(*s.v)) == -1)
 			break;
 		v = &s.v[s.n++];
 		v->host = db_text(st, 0);

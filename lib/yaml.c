@@ -565,6 +565,17 @@ out:
 	return rc;
 }
 
+static void
+loader_init(struct loader *l, const char *name, const char *buf, size_t len,
+    struct lab_err *err)
+{
+	memset(l, 0, sizeof(*l));
+	l->name = name;
+	l->buf = buf;
+	l->len = len;
+	l->err = err;
+}
+
 /* Parses one YAML document into a tree. */
 int
 yaml_tree_load(const char *name, const char *buf, size_t len,
@@ -572,11 +583,7 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 {
 	struct loader	l;
 
-	memset(&l, 0, sizeof(l));
-	l.name = name;
-	l.buf = buf;
-	l.len = len;
-	l.err = err;
+	loader_init(&l, name, buf, len, err);
 	l.wipe = 1;
 	return tree_load(&l, ret);
 }
@@ -588,11 +595,7 @@ yaml_tree_stream(const char *name, const char *buf, size_t len,
 {
 	struct loader	l;
 
-	memset(&l, 0, sizeof(l));
-	l.name = name;
-	l.buf = buf;
-	l.len = len;
-	l.err = err;
+	loader_init(&l, name, buf, len, err);
 	l.fn = fn;
 	l.arg = arg;
 	return tree_load(&l, ret);

@@ -63,6 +63,13 @@ struct lab_strv {
 	size_t	  cap;
 };
 
+/*
+ * Makes room for one more element in *vp, which holds n: for arrays that
+ * start NULL and only ever grow through here (they double at 4, 8, 16).
+ * Returns 0, or -1 when out of memory (*vp is then unchanged).
+ */
+int	lab_grow(void *vp, size_t n, size_t sz);
+
 /* Zeroes a vector. */
 void	lab_strv_init(struct lab_strv *);
 /* Frees every string and the vector. */
