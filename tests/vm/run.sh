@@ -196,10 +196,41 @@ case_rollback()
 	ok
 }
 
+# OpenZFS (LAB_VM_ZFS=1): the pool over the four data disks, as
+# --layout LAYOUT [ARGS...] plans it, checked by CHECK; lab reads the
+# target's facts (lz4) before it plans for real.
+case_zfs()
+{
+	_cz=$1
+	_czcheck=$2
+	shift 2
+	vm_restore "$V" || fail "restore before zfs $_cz"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	t=$(now)
+	run "prov-$_cz" provision box --layout "$_cz" "$@" --yes
+	[ "$(rc "prov-$_cz")" = 0 ] || fail "provision $_cz rc" \
+	    "$(rc "prov-$_cz"): $(cat "$T/prov-$_cz.err")"
+	took "lab provision box --layout $_cz${*:+ $*}" $(($(now) - t))
+	has "prov-$_cz.out" "tank: zfs $_cz:"
+	# the facts were read off the guest: lz4 known, not a guess
+	has "prov-$_cz.out" "compression=lz4 -O sync=standard tank"
+	if grep -E 'no lz4|lz4 is not known' "$T/prov-$_cz.out" \
+	    "$T/prov-$_cz.err" >&2; then
+		fail "lab did not read the guest's ZFS facts"
+	fi
+	"$_czcheck" "$V" tank || fail "zfs $_cz in the guest"
+	ok
+}
+
 if provision_ready; then
 	case_raid10_lvm
 	case_bond_bridge
 	case_rollback
+	if [ "$LAB_VM_ZFS" = 1 ]; then
+		case_zfs raid10 check_zfs_raid10
+		# slot 5 of box.yaml: the SSD
+		case_zfs raidz1 check_zfs_raidz1_cache --cache 5
+	fi
 fi
 
 # --- power off ------------------------------------------------------------
