@@ -222,6 +222,26 @@ case_zfs()
 	ok
 }
 
+# OpenZFS with its module not loaded: zpool fails, and lab must say so
+# and change nothing (not take it for a ZFS without lz4).
+case_zfs_no_module()
+{
+	vm_restore "$V" || fail "restore before zfs without its module"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	vm_ssh "$V" 'rmmod zfs' </dev/null || fail "rmmod zfs in the guest"
+	run prov-nomod provision box --layout raid10 --yes
+	[ "$(rc prov-nomod)" = 1 ] || fail "provision with no zfs module" \
+	    "rc $(rc prov-nomod): $(cat "$T/prov-nomod.err")"
+	has prov-nomod.err "'zpool upgrade -v' failed (exit 1): The ZFS modules are not loaded"
+	if grep -q lz4 "$T/prov-nomod.out" "$T/prov-nomod.err"; then
+		fail "lab took a failing zpool for a ZFS without lz4"
+	fi
+	vm_ssh "$V" 'lsmod | grep "^zfs " || wipefs -n /dev/vdb' \
+	    >"$T/nomod.guest" 2>&1 </dev/null
+	[ -s "$T/nomod.guest" ] && fail "the guest changed: $(cat "$T/nomod.guest")"
+	ok
+}
+
 if provision_ready; then
 	case_raid10_lvm
 	case_bond_bridge
@@ -230,6 +250,7 @@ if provision_ready; then
 		case_zfs raid10 check_zfs_raid10
 		# slot 5 of box.yaml: the SSD
 		case_zfs raidz1 check_zfs_raidz1_cache --cache 5
+		case_zfs_no_module
 	fi
 fi
 
