@@ -8,7 +8,8 @@
 # the machine checked from inside, each provisioning case from a clean
 # snapshot, lab power off box. Every qemu and ipmi_sim is stopped by PID on
 # every exit path. Environment:
-#   LAB_VM_ZFS=1        the image with OpenZFS (meson -Dvm_zfs=enabled)
+#   LAB_VM_ZFS=1        the image with OpenZFS and the ZFS cases (meson
+#                       -Dvm_zfs=enabled)
 #   LAB_VM_PROVISION=0  leave the lab provision cases out (and say so);
 #                       1, the default, runs them (a lab without the
 #                       provision command fails)
@@ -236,7 +237,8 @@ case_zfs_no_module()
 	if grep -q lz4 "$T/prov-nomod.out" "$T/prov-nomod.err"; then
 		fail "lab took a failing zpool for a ZFS without lz4"
 	fi
-	vm_ssh "$V" 'lsmod | grep "^zfs " || wipefs -n /dev/vdb' \
+	vm_ssh "$V" 'lsmod | grep "^zfs " ||
+	    wipefs -n /dev/disk/by-id/virtio-lab-d1' \
 	    >"$T/nomod.guest" 2>&1 </dev/null
 	[ -s "$T/nomod.guest" ] && fail "the guest changed: $(cat "$T/nomod.guest")"
 	ok
