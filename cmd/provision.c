@@ -270,6 +270,7 @@ static int
 read_facts(struct prov *p, struct lab_ssh *s, struct lab_err *err)
 {
 	struct lab_ssh_result	r;
+	size_t			n;
 
 	if (p->sreq.layout == NULL || !is_zfs(p->sreq.layout))
 		return 0;
@@ -282,6 +283,19 @@ read_facts(struct prov *p, struct lab_ssh *s, struct lab_err *err)
 		return lab_err_set(err, LAB_EXIT_PARTIAL, "%s has no zpool "
 		    "command: install ZFS there first (zfsutils-linux)",
 		    p->host->name);
+	}
+	/*
+	 * A zpool that fails (OpenZFS with its module not loaded) says
+	 * nothing of lz4: not a ZFS without it.
+	 */
+	if (r.exit_status != 0) {
+		n = r.err != NULL ? strcspn(r.err, "\n") : 0;
+		lab_err_set(err, LAB_EXIT_PARTIAL, "%s: 'zpool upgrade -v' "
+		    "failed (exit %d)%s%.*s", p->host->name, r.exit_status,
+		    n ? ": " : "", (int)(n > 200 ? 200 : n),
+		    r.err != NULL ? r.err : "");
+		lab_ssh_result_free(&r);
+		return -1;
 	}
 	p->sreq.facts.zfs_lz4 = r.out != NULL &&
 	    memmem(r.out, r.outlen, "lz4_compress", 12) != NULL;

@@ -10,6 +10,9 @@
 #	check_network_as_built DIR	eth0 by DHCP, no bond, no bridge
 #	check_net_confirmed DIR		lab confirmed the change: no rollback
 #	check_net_rolled_back DIR	switched, then rolled back by the timer
+#	check_zfs_raid10 DIR [POOL]	a ZFS pool of two mirrors over the 4 disks
+#	check_zfs_raidz1_cache DIR [POOL]  raidz1 over the 4 disks, the SSD
+#					as its L2ARC
 
 _ck_fail() { echo "checks.sh: $*" >&2; return 1; }
 
@@ -221,4 +224,74 @@ check_net_rolled_back()
 		_ck_fail "the change is still pending"
 		return 1
 	fi
+}
+
+# The disks of tests/vm/box.yaml as zpool status names them (whole disks:
+# zpool partitions them and shows the disk's own name).
+CK_D1=virtio-lab-d1
+CK_D2=virtio-lab-d2
+CK_D3=virtio-lab-d3
+CK_D4=virtio-lab-d4
+CK_SSD=scsi-0QEMU_QEMU_HARDDISK_lab-ssd
+
+# Pool POOL (DIR/guest.out after) is healthy and, as zpool status draws
+# it, exactly TREE: one line a vdev, "NAME STATE", indented one space a
+# level ("cache" a section of its own, with no state); then ashift 12 (the
+# pool's property: lab asks for it), lz4, sync=standard, mounted.
+_ck_zfs()
+{
+	_ck_run "$1" "zpool status -x $2; zpool status $2" || return 1
+	_ck_has "$1" "^pool '$2' is healthy\$" || return 1
+	_ck_has "$1" '^ *state: ONLINE$' || return 1
+	_ck_has "$1" '^errors: No known data errors$' || return 1
+	# the config: from under the NAME header to the blank line
+	_cktree=$(awk '
+	    /^\tNAME +STATE/ { in_ = 1; next }
+	    in_ && NF == 0 { exit }
+	    in_ { i = match($0, /[^ \t]/) - 2; pad = ""
+		for (k = 0; k < i; k += 2) pad = pad " "
+		n = $1; sub(/-part[0-9]+$/, "", n)
+		print pad n (NF > 1 ? " " $2 : "") }' "$1/guest.out")
+	if [ "$_cktree" != "$3" ]; then
+		echo "--- zpool status $2:" >&2
+		cat "$1/guest.out" >&2
+		printf -- '--- the vdevs, as read:\n%s\n--- expected:\n%s\n' \
+		    "$_cktree" "$3" >&2
+		_ck_fail "pool $2 is not laid out as planned"
+		return 1
+	fi
+	_ck_run "$1" "zpool get -H -o value ashift $2;
+	    zfs get -H -o property,value compression,sync,mounted $2" ||
+	    return 1
+	_ck_has "$1" '^12$' || return 1
+	_ck_has "$1" '^compression	lz4$' || return 1
+	_ck_has "$1" '^sync	standard$' || return 1
+	_ck_has "$1" '^mounted	yes$' || return 1
+}
+
+# ZFS "raid10": two mirrors, slots 1+2 and 3+4 (the disks are the same
+# size: lab pairs them in the inventory's order), all ONLINE.
+check_zfs_raid10()
+{
+	_ck_zfs "$1" "${2:-tank}" "${2:-tank} ONLINE
+ mirror-0 ONLINE
+  $CK_D1 ONLINE
+  $CK_D2 ONLINE
+ mirror-1 ONLINE
+  $CK_D3 ONLINE
+  $CK_D4 ONLINE"
+}
+
+# raidz1 over the four data disks, the SSD its L2ARC (cache) device, all
+# ONLINE.
+check_zfs_raidz1_cache()
+{
+	_ck_zfs "$1" "${2:-tank}" "${2:-tank} ONLINE
+ raidz1-0 ONLINE
+  $CK_D1 ONLINE
+  $CK_D2 ONLINE
+  $CK_D3 ONLINE
+  $CK_D4 ONLINE
+cache
+ $CK_SSD ONLINE"
 }

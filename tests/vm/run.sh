@@ -8,7 +8,8 @@
 # the machine checked from inside, each provisioning case from a clean
 # snapshot, lab power off box. Every qemu and ipmi_sim is stopped by PID on
 # every exit path. Environment:
-#   LAB_VM_ZFS=1        the image with OpenZFS (meson -Dvm_zfs=enabled)
+#   LAB_VM_ZFS=1        the image with OpenZFS and the ZFS cases (meson
+#                       -Dvm_zfs=enabled)
 #   LAB_VM_PROVISION=0  leave the lab provision cases out (and say so);
 #                       1, the default, runs them (a lab without the
 #                       provision command fails)
@@ -196,10 +197,63 @@ case_rollback()
 	ok
 }
 
+# OpenZFS (LAB_VM_ZFS=1): the pool over the four data disks, as
+# --layout LAYOUT [ARGS...] plans it, checked by CHECK; lab reads the
+# target's facts (lz4) before it plans for real.
+case_zfs()
+{
+	_cz=$1
+	_czcheck=$2
+	shift 2
+	vm_restore "$V" || fail "restore before zfs $_cz"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	t=$(now)
+	run "prov-$_cz" provision box --layout "$_cz" "$@" --yes
+	[ "$(rc "prov-$_cz")" = 0 ] || fail "provision $_cz rc" \
+	    "$(rc "prov-$_cz"): $(cat "$T/prov-$_cz.err")"
+	took "lab provision box --layout $_cz${*:+ $*}" $(($(now) - t))
+	has "prov-$_cz.out" "tank: zfs $_cz:"
+	# the facts were read off the guest: lz4 known, not a guess
+	has "prov-$_cz.out" "compression=lz4 -O sync=standard tank"
+	if grep -E 'no lz4|lz4 is not known' "$T/prov-$_cz.out" \
+	    "$T/prov-$_cz.err" >&2; then
+		fail "lab did not read the guest's ZFS facts"
+	fi
+	"$_czcheck" "$V" tank || fail "zfs $_cz in the guest"
+	ok
+}
+
+# OpenZFS with its module not loaded: zpool fails, and lab must say so
+# and change nothing (not take it for a ZFS without lz4).
+case_zfs_no_module()
+{
+	vm_restore "$V" || fail "restore before zfs without its module"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	vm_ssh "$V" 'rmmod zfs' </dev/null || fail "rmmod zfs in the guest"
+	run prov-nomod provision box --layout raid10 --yes
+	[ "$(rc prov-nomod)" = 1 ] || fail "provision with no zfs module" \
+	    "rc $(rc prov-nomod): $(cat "$T/prov-nomod.err")"
+	has prov-nomod.err "'zpool upgrade -v' failed (exit 1): The ZFS modules are not loaded"
+	if grep -q lz4 "$T/prov-nomod.out" "$T/prov-nomod.err"; then
+		fail "lab took a failing zpool for a ZFS without lz4"
+	fi
+	vm_ssh "$V" 'lsmod | grep "^zfs " ||
+	    wipefs -n /dev/disk/by-id/virtio-lab-d1' \
+	    >"$T/nomod.guest" 2>&1 </dev/null
+	[ -s "$T/nomod.guest" ] && fail "the guest changed: $(cat "$T/nomod.guest")"
+	ok
+}
+
 if provision_ready; then
 	case_raid10_lvm
 	case_bond_bridge
 	case_rollback
+	if [ "$LAB_VM_ZFS" = 1 ]; then
+		case_zfs raid10 check_zfs_raid10
+		# slot 5 of box.yaml: the SSD
+		case_zfs raidz1 check_zfs_raidz1_cache --cache 5
+		case_zfs_no_module
+	fi
 fi
 
 # --- power off ------------------------------------------------------------
