@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "lab/switch.h"
-#include "db-priv.h"
+#include "db/db-priv.h"
 
 /* The descriptions that differ from the inventory. */
 int

@@ -6,7 +6,7 @@
 
 #include "lab/parse.h"
 #include "layout-priv.h"
-#include "yaml-priv.h"
+#include "core/yaml-priv.h"
 
 /*
  * Layout files: partitions per disk, md arrays over partitions or whole

@@ -13,7 +13,7 @@
 #include <string.h>
 
 #include "lab/inventory.h"
-#include "inventory-priv.h"
+#include "inventory/inventory-priv.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *, size_t);
 

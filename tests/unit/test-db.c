@@ -17,7 +17,7 @@
 #include "lab/json.h"
 #include "lab/render.h"
 #include "lab/str.h"
-#include "db-priv.h"
+#include "db/db-priv.h"
 
 #include "tests.h"
 

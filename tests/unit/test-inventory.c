@@ -14,8 +14,8 @@
 #include "lab/json.h"
 #include "lab/render.h"
 #include "lab/str.h"
-#include "inventory-priv.h"
-#include "yaml-priv.h"
+#include "inventory/inventory-priv.h"
+#include "core/yaml-priv.h"
 
 #include "tests.h"
 

@@ -11,7 +11,7 @@
 
 #include <openssl/evp.h>
 
-#include "ssh-priv.h"
+#include "ssh/ssh-priv.h"
 #include "tests.h"
 
 static const char ed_b64[] = "AAAAC3NzaC1lZDI1NTE5AAAAIAkMKoglM0VxhgWfSrAUfLzu"

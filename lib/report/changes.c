@@ -5,7 +5,7 @@
 
 #include "lab/parse.h"
 #include "lab/report.h"
-#include "db-priv.h"
+#include "db/db-priv.h"
 #include "report-priv.h"
 
 /*

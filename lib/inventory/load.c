@@ -14,7 +14,7 @@
 #include "lab/model.h"
 #include "lab/parse.h"
 #include "inventory-priv.h"
-#include "yaml-priv.h"
+#include "core/yaml-priv.h"
 
 /* The keys each mapping may hold: the YAML contract (add, never rename). */
 static const char *const top_keys[] = { "hosts", "switches", "groups", NULL };

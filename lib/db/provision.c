@@ -6,7 +6,7 @@
 #include "lab/json.h"
 #include "lab/provision.h"
 #include "db-priv.h"
-#include "provision-priv.h"
+#include "../provision-priv.h"
 
 static const char *const step_kinds[] = { "check", "run", "write" };
 
