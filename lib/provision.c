@@ -14,7 +14,7 @@
 #define RECONNECT_TRY_MS 5000		/* one connection attempt */
 
 int64_t
-prov_monotonic_ms(void)
+lab_prov_monotonic_ms(void)
 {
 	struct timespec	ts;
 
@@ -78,17 +78,17 @@ reconnect(const struct lab_ssh_opts *o, int64_t deadline, struct lab_err *err)
 
 	opts.accept_new = 0;	/* the key was checked moments ago */
 	for (;;) {
-		left = deadline - prov_monotonic_ms();
+		left = deadline - lab_prov_monotonic_ms();
 		if (left <= 0)
 			return NULL;
 		opts.connect_timeout_ms = (int)(left < RECONNECT_TRY_MS ?
 		    left : RECONNECT_TRY_MS);
 		lab_err_init(err);
-		t0 = prov_monotonic_ms();
+		t0 = lab_prov_monotonic_ms();
 		if (lab_ssh_connect(&opts, &s, NULL, err) == 0)
 			return s;
 		/* refused at once (no route yet): do not spin */
-		sleep_ms(1000 - (prov_monotonic_ms() - t0));
+		sleep_ms(1000 - (lab_prov_monotonic_ms() - t0));
 	}
 }
 
@@ -140,8 +140,8 @@ await_rollback(struct lab_apply *a, const struct lab_plan *p,
 
 	lab_err_init(&e);
 	back = armed_ms + (int64_t)p->rollback_s * 1000 + 5000;
-	sleep_ms(back - prov_monotonic_ms());
-	s = reconnect(a->ssh, prov_monotonic_ms() + 60000, &e);
+	sleep_ms(back - lab_prov_monotonic_ms());
+	s = reconnect(a->ssh, lab_prov_monotonic_ms() + 60000, &e);
 	if (s != NULL) {
 		lab_ssh_close(s);
 		a->status = LAB_RUN_ROLLED_BACK;
@@ -174,7 +174,7 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 	    sizeof(*a->results))) == NULL)
 		return lab_err_oom(err);
 	a->nresults = p->nsteps;
-	if (prov_db_begin(db, p, a->now, &a->run_id, err) == -1)
+	if (lab_prov_db_begin(db, p, a->now, &a->run_id, err) == -1)
 		return -1;
 	for (i = 0; i < p->nsteps; i++) {
 		st = &p->steps[i];
@@ -185,8 +185,8 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 		if (a->hooks != NULL && a->hooks->begin != NULL)
 			a->hooks->begin(a->hooks->arg, i, st);
 		r->ran = 1;
-		r->started_ms = prov_monotonic_ms();
-		if (prov_db_step_begin(db, a->run_id, i, err) == -1)
+		r->started_ms = lab_prov_monotonic_ms();
+		if (lab_prov_db_step_begin(db, a->run_id, i, err) == -1)
 			return -1;
 		if (st->reconnect) {
 			fresh = reconnect(a->ssh, (armed ? armed :
@@ -204,7 +204,7 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 			}
 		} else
 			rc = run_step(a->conn, st, timeout, r);
-		r->elapsed_ms = prov_monotonic_ms() - r->started_ms;
+		r->elapsed_ms = lab_prov_monotonic_ms() - r->started_ms;
 		/* the step before a reconnect restarts the network: its link
 		   may die with the old address, and that is expected */
 		if (rc == -1 && r->exit_status == -1 && !st->reconnect &&
@@ -218,7 +218,7 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 		if (armed == 0 && i + 1 < p->nsteps &&
 		    p->steps[i + 1].reconnect)
 			armed = r->started_ms;
-		if (prov_db_step_end(db, a->run_id, i, r, err) == -1)
+		if (lab_prov_db_step_end(db, a->run_id, i, r, err) == -1)
 			return -1;
 		if (a->hooks != NULL && a->hooks->end != NULL)
 			a->hooks->end(a->hooks->arg, i, st, r);
@@ -233,7 +233,7 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 	}
 	if (i == p->nsteps)
 		a->status = LAB_RUN_DONE;
-	return prov_db_end(db, p, a, err);
+	return lab_prov_db_end(db, p, a, err);
 }
 
 void

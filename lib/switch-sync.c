@@ -73,7 +73,7 @@ lab_switch_sync_apply(struct lab_db *db, const struct lab_switch *sw,
 	if (lab_switch_target(sw, creds, req, &t, err) == -1 ||
 	    lab_snmp_open(&t, &s, err) == -1)
 		return -1;
-	if (db_prepare(db, "UPDATE switch_ports SET alias = ?3, seen_at = ?4 "
+	if (lab_db_prepare(db, "UPDATE switch_ports SET alias = ?3, seen_at = ?4 "
 	    "WHERE ifindex = ?2 AND switch_id = "
 	    "(SELECT id FROM switches WHERE name = ?1)", &st, err) == -1) {
 		lab_snmp_free(s);
@@ -85,12 +85,12 @@ lab_switch_sync_apply(struct lab_db *db, const struct lab_switch *sw,
 		    &c->v[i].err) == -1)
 			continue;
 		c->v[i].done = 1;
-		db_bind_text(st, 1, sw->name);
+		lab_db_bind_text(st, 1, sw->name);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)c->v[i].ifindex);
-		db_bind_text(st, 3, c->v[i].to);
+		lab_db_bind_text(st, 3, c->v[i].to);
 		sqlite3_bind_int64(st, 4, now);
 		if (sqlite3_step(st) != SQLITE_DONE)
-			db_fail(db, &c->v[i].err, "record the description");
+			lab_db_fail(db, &c->v[i].err, "record the description");
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);

@@ -101,7 +101,7 @@ load_key(struct lab_config *c, const char *file, const struct ynode *k,
 		    "fanout, timeout, format)", file, k->line, k->col,
 		    k->value);
 	}
-	if (v->kind != YNODE_SCALAR || yaml_is_null(v))
+	if (v->kind != YNODE_SCALAR || lab_yaml_is_null(v))
 		return fail(file, v, err, "expected a string or number "
 		    "for '", k->value);
 	if (lab_config_check((enum lab_config_key)i, v->value, err) == -1) {
@@ -130,9 +130,9 @@ lab_config_load_buf(const char *name, const char *buf, size_t len,
 		lab_err_oom(err);
 		goto out;
 	}
-	if (yaml_tree_load(name, buf, len, &root, err) == -1)
+	if (lab_yaml_tree_load(name, buf, len, &root, err) == -1)
 		goto out;
-	if (root == NULL || yaml_is_null(root)) {
+	if (root == NULL || lab_yaml_is_null(root)) {
 		rc = 0;
 		goto out;
 	}
@@ -147,7 +147,7 @@ lab_config_load_buf(const char *name, const char *buf, size_t len,
 			goto out;
 	rc = 0;
 out:
-	yaml_tree_free(root);
+	lab_yaml_tree_free(root);
 	if (rc == 0)
 		*ret = c;
 	else
@@ -172,7 +172,7 @@ lab_config_load(const char *path, struct lab_config **ret,
 		return lab_err_set(err, LAB_EXIT_ENV, "config file '%s': %s",
 		    path, strerror(errno));
 	}
-	if (yaml_file_read(fd, path, (size_t)1024 * 1024, &buf, &off, err) == -1)
+	if (lab_yaml_file_read(fd, path, (size_t)1024 * 1024, &buf, &off, err) == -1)
 		return -1;
 	rc = lab_config_load_buf(path, buf, off, ret, err);
 	free(buf);

@@ -150,9 +150,9 @@ lab_creds_load_buf(const char *name, const char *buf, size_t len,
 
 	if ((cs = calloc(1, sizeof(*cs))) == NULL)
 		return lab_err_oom(err);
-	if (yaml_tree_load(name, buf, len, &root, err) == -1)
+	if (lab_yaml_tree_load(name, buf, len, &root, err) == -1)
 		goto out;
-	if (root == NULL || yaml_is_null(root)) {
+	if (root == NULL || lab_yaml_is_null(root)) {
 		rc = 0;
 		goto out;
 	}
@@ -173,7 +173,7 @@ lab_creds_load_buf(const char *name, const char *buf, size_t len,
 out:
 	/* the tree holds secrets too, wherever the file put them */
 	tree_wipe(root);
-	yaml_tree_free(root);
+	lab_yaml_tree_free(root);
 	if (rc == 0)
 		*ret = cs;
 	else
@@ -204,7 +204,7 @@ lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 		    "is open to group or others (mode %04o): run 'chmod 600 "
 		    "%s'", path, (unsigned)(st.st_mode & 07777), path);
 	}
-	if (yaml_file_read(fd, path, (size_t)1024 * 1024, &buf, &off, err) == -1)
+	if (lab_yaml_file_read(fd, path, (size_t)1024 * 1024, &buf, &off, err) == -1)
 		return -1;
 	rc = lab_creds_load_buf(path, buf, off, ret, err);
 	explicit_bzero(buf, off);

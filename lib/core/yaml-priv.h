@@ -42,10 +42,10 @@ struct ynode {
  * Parses one YAML document from buf. *ret is NULL for an empty document.
  * Errors are LAB_EXIT_INPUT and read "name:line:col: what".
  */
-int	yaml_tree_load(const char *name, const char *buf, size_t len,
+int	lab_yaml_tree_load(const char *name, const char *buf, size_t len,
 	    struct ynode **ret, struct lab_err *err);
 /*
- * Like yaml_tree_load, but each item of a list under a key of the
+ * Like lab_yaml_tree_load, but each item of a list under a key of the
  * top-level mapping goes to fn(arg, key, item) as soon as it is read, and
  * its memory is used again for the next: the tree returned holds those
  * lists empty, and a 10,000-host inventory never exists whole as a tree.
@@ -54,7 +54,7 @@ int	yaml_tree_load(const char *name, const char *buf, size_t len,
  */
 typedef int (*yaml_item_fn)(void *arg, const char *key,
 	    const struct ynode *item);
-int	yaml_tree_stream(const char *name, const char *buf, size_t len,
+int	lab_yaml_tree_stream(const char *name, const char *buf, size_t len,
 	    yaml_item_fn fn, void *arg, struct ynode **ret,
 	    struct lab_err *err);
 /*
@@ -63,17 +63,17 @@ int	yaml_tree_stream(const char *name, const char *buf, size_t len,
  * caller-owned. Errors name path; a file too large is LAB_EXIT_INPUT at
  * "path:1:1", anything else LAB_EXIT_ENV.
  */
-int	yaml_file_read(int fd, const char *path, size_t max, char **ret,
+int	lab_yaml_file_read(int fd, const char *path, size_t max, char **ret,
 	    size_t *retlen, struct lab_err *err);
 /*
  * The same into *buf of *cap bytes, grown when the file does not fit: one
  * buffer for many files. *buf is caller-owned either way.
  */
-int	yaml_file_reread(int fd, const char *path, size_t max, char **buf,
+int	lab_yaml_file_reread(int fd, const char *path, size_t max, char **buf,
 	    size_t *cap, size_t *retlen, struct lab_err *err);
 /* Frees a tree (from its root); NULL is a no-op. */
-void	yaml_tree_free(struct ynode *);
+void	lab_yaml_tree_free(struct ynode *);
 /* True when a plain scalar spells null (~, null, empty). */
-int	yaml_is_null(const struct ynode *);
+int	lab_yaml_is_null(const struct ynode *);
 
 #endif

@@ -163,7 +163,7 @@ parser_delete(const struct loader *l, yaml_parser_t *p)
 
 /* Frees a tree: its root holds the arena of every node. */
 void
-yaml_tree_free(struct ynode *n)
+lab_yaml_tree_free(struct ynode *n)
 {
 	if (n != NULL)
 		arena_free(n->arena);
@@ -578,7 +578,7 @@ loader_init(struct loader *l, const char *name, const char *buf, size_t len,
 
 /* Parses one YAML document into a tree. */
 int
-yaml_tree_load(const char *name, const char *buf, size_t len,
+lab_yaml_tree_load(const char *name, const char *buf, size_t len,
     struct ynode **ret, struct lab_err *err)
 {
 	struct loader	l;
@@ -590,7 +590,7 @@ yaml_tree_load(const char *name, const char *buf, size_t len,
 
 /* Parses one YAML document, handing on the items of top-level lists. */
 int
-yaml_tree_stream(const char *name, const char *buf, size_t len,
+lab_yaml_tree_stream(const char *name, const char *buf, size_t len,
     yaml_item_fn fn, void *arg, struct ynode **ret, struct lab_err *err)
 {
 	struct loader	l;
@@ -603,7 +603,7 @@ yaml_tree_stream(const char *name, const char *buf, size_t len,
 
 /* True when a plain scalar spells null. */
 int
-yaml_is_null(const struct ynode *n)
+lab_yaml_is_null(const struct ynode *n)
 {
 	if (n == NULL)
 		return 1;
@@ -619,7 +619,7 @@ yaml_is_null(const struct ynode *n)
  * of *cap bytes, which grows when the file does not fit.
  */
 int
-yaml_file_reread(int fd, const char *path, size_t max, char **buf,
+lab_yaml_file_reread(int fd, const char *path, size_t max, char **buf,
     size_t *cap, size_t *retlen, struct lab_err *err)
 {
 	struct stat	 st;
@@ -664,13 +664,13 @@ out:
 
 /* Reads the whole of an open regular file of at most max bytes. */
 int
-yaml_file_read(int fd, const char *path, size_t max, char **ret,
+lab_yaml_file_read(int fd, const char *path, size_t max, char **ret,
     size_t *retlen, struct lab_err *err)
 {
 	char	*buf = NULL;
 	size_t	 cap = 0;
 
-	if (yaml_file_reread(fd, path, max, &buf, &cap, retlen, err) == -1) {
+	if (lab_yaml_file_reread(fd, path, max, &buf, &cap, retlen, err) == -1) {
 		free(buf);
 		return -1;
 	}
@@ -687,5 +687,5 @@ lab_file_read(const char *path, size_t max, char **ret, size_t *retlen,
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1)
 		return lab_err_set(err, LAB_EXIT_ENV, "cannot open %s: %s", path,
 		    strerror(errno));
-	return yaml_file_read(fd, path, max, ret, retlen, err);
+	return lab_yaml_file_read(fd, path, max, ret, retlen, err);
 }

@@ -98,7 +98,7 @@ stmts_prepare(struct lab_db *db, struct stmts *st, struct lab_err *err)
 	size_t	i;
 
 	for (i = 0; i < LAB_ARRAY_SIZE(stmt_sql); i++)
-		if (db_prepare(db, stmt_sql[i].sql, (sqlite3_stmt **)
+		if (lab_db_prepare(db, stmt_sql[i].sql, (sqlite3_stmt **)
 		    ((char *)st + stmt_sql[i].off), err) == -1) {
 			stmts_release(st);
 			return -1;
@@ -128,7 +128,7 @@ run(struct apply *a, sqlite3_stmt *st, const char *what)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE)
-		return db_fail(a->db, a->err, what);
+		return lab_db_fail(a->db, a->err, what);
 	return 0;
 }
 
@@ -370,7 +370,7 @@ write_host_row(struct apply *a, const struct lab_host *h, int update,
 	int		 rc;
 
 	if (!update) {
-		if ((v = db_batch_row(&a->hosts, a->err)) == NULL)
+		if ((v = lab_db_batch_row(&a->hosts, a->err)) == NULL)
 			return -1;
 		*id = a->next_id++;
 		int_val(&v[0], *id);
@@ -392,7 +392,7 @@ write_host_row(struct apply *a, const struct lab_host *h, int update,
 	sqlite3_reset(hs);
 	sqlite3_clear_bindings(hs);
 	if (rc != SQLITE_DONE)
-		return db_fail(a->db, a->err, "write host");
+		return lab_db_fail(a->db, a->err, "write host");
 	return 0;
 }
 
@@ -421,7 +421,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		}
 	}
 	if (h->bmc != NULL) {
-		if ((v = db_batch_row(&a->bmcs, a->err)) == NULL)
+		if ((v = lab_db_batch_row(&a->bmcs, a->err)) == NULL)
 			return -1;
 		int_val(&v[0], id);
 		str_val(&v[1], h->bmc->type);
@@ -442,7 +442,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 			int_val(&v[9], h->bmc->retransmit_ms);
 	}
 	if (h->ssh != NULL) {
-		if ((v = db_batch_row(&a->ssh, a->err)) == NULL)
+		if ((v = lab_db_batch_row(&a->ssh, a->err)) == NULL)
 			return -1;
 		int_val(&v[0], id);
 		str_val(&v[1], h->ssh->address);
@@ -453,7 +453,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		int_val(&v[6], h->ssh->legacy_crypto);
 	}
 	if (h->network != NULL) {
-		if ((v = db_batch_row(&a->net, a->err)) == NULL)
+		if ((v = lab_db_batch_row(&a->net, a->err)) == NULL)
 			return -1;
 		int_val(&v[0], id);
 		str_val(&v[1], h->network->address);
@@ -466,7 +466,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		}
 	}
 	for (i = 0; i < h->nnics; i++) {
-		if ((v = db_batch_row(&a->nics, a->err)) == NULL)
+		if ((v = lab_db_batch_row(&a->nics, a->err)) == NULL)
 			return -1;
 		int_val(&v[0], id);
 		int_val(&v[1], (sqlite3_int64)i);
@@ -474,7 +474,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		str_val(&v[3], h->nics[i].mac);
 	}
 	for (i = 0; i < h->ndisks; i++) {
-		if ((v = db_batch_row(&a->disks, a->err)) == NULL)
+		if ((v = lab_db_batch_row(&a->disks, a->err)) == NULL)
 			return -1;
 		int_val(&v[0], id);
 		int_val(&v[1], (sqlite3_int64)i);
@@ -490,7 +490,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 			return lab_err_set(a->err, LAB_EXIT_ENV, "database "
 			    "'%s': write group membership: no group '%s'",
 			    lab_db_path(a->db), h->groups.v[i]);
-		if ((v = db_batch_row(&a->members, a->err)) == NULL)
+		if ((v = lab_db_batch_row(&a->members, a->err)) == NULL)
 			return -1;
 		int_val(&v[0], id);
 		int_val(&v[1], gid);
@@ -522,7 +522,7 @@ write_switch(struct apply *a, const struct lab_switch *s, int update)
 static int
 delete_named(struct apply *a, sqlite3_stmt *st, const char *name)
 {
-	db_bind_text(st, 1, name);
+	lab_db_bind_text(st, 1, name);
 	return run(a, st, "delete");
 }
 
@@ -576,7 +576,7 @@ release_nics(struct apply *a, const struct lab_inventory *cur,
 		n = find_new(hv, nn, o->name);
 		if (n == NULL ? !(flags & LAB_APPLY_PRUNE) : nics_eq(o, n))
 			continue;
-		db_bind_text(a->st.nic_del_name, 1, o->name);
+		lab_db_bind_text(a->st.nic_del_name, 1, o->name);
 		if (run(a, a->st.nic_del_name, "write nic") == -1)
 			return -1;
 	}
@@ -793,8 +793,8 @@ merge_groups(struct apply *a, const struct lab_inventory *cur,
 		return -1;
 	if (write_puts) {
 		for (j = 0; j < fn; j++) {
-			db_bind_text(a->st.grp_put, 1, fv[j].name);
-			db_bind_text(a->st.grp_put, 2, fv[j].description);
+			lab_db_bind_text(a->st.grp_put, 1, fv[j].name);
+			lab_db_bind_text(a->st.grp_put, 2, fv[j].description);
 			sqlite3_bind_int(a->st.grp_put, 3, fv[j].declared);
 			if (sqlite3_step(a->st.grp_put) == SQLITE_ROW)
 				fv[j].id = sqlite3_column_int64(a->st.grp_put,
@@ -917,7 +917,7 @@ next_host_id(struct apply *a)
 		a->next_id = sqlite3_column_int64(a->st.host_max, 0) + 1;
 	sqlite3_reset(a->st.host_max);
 	if (rc != SQLITE_ROW)
-		return db_fail(a->db, a->err, "read host ids");
+		return lab_db_fail(a->db, a->err, "read host ids");
 	return 0;
 }
 
@@ -953,22 +953,22 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	qsort(hv, inv->nhosts, sizeof(*hv), cmp_hostp);
 	qsort(sv, inv->nswitches, sizeof(*sv), cmp_switchp);
 	if (write && (stmts_prepare(db, &a.st, err) == -1 ||
-	    db_batch_init(&a.hosts, db, "hosts (id, name, model, role, "
+	    lab_db_batch_init(&a.hosts, db, "hosts (id, name, model, role, "
 	    "created_at, updated_at)", 6, "write host", err) == -1 ||
-	    db_batch_init(&a.bmcs, db, "bmcs (host_id, type, address, port, "
+	    lab_db_batch_init(&a.bmcs, db, "bmcs (host_id, type, address, port, "
 	    "credential, cipher_suite, workarounds, privilege, timeout_ms, "
 	    "retransmit_ms)", 10, "write bmc", err) == -1 ||
-	    db_batch_init(&a.ssh, db, "host_ssh (host_id, address, port, user, "
+	    lab_db_batch_init(&a.ssh, db, "host_ssh (host_id, address, port, user, "
 	    "identity, known_hosts, legacy_crypto)", 7, "write ssh",
 	    err) == -1 ||
-	    db_batch_init(&a.net, db, "host_network (host_id, address, "
+	    lab_db_batch_init(&a.net, db, "host_network (host_id, address, "
 	    "gateway, dns)", 4, "write network", err) == -1 ||
-	    db_batch_init(&a.nics, db, "nics (host_id, position, name, mac)",
+	    lab_db_batch_init(&a.nics, db, "nics (host_id, position, name, mac)",
 	    4, "write nic", err) == -1 ||
-	    db_batch_init(&a.disks, db, "disks (host_id, position, slot, kind, "
+	    lab_db_batch_init(&a.disks, db, "disks (host_id, position, slot, kind, "
 	    "size_bytes, controller, device, boot)", 8, "write disk",
 	    err) == -1 ||
-	    db_batch_init(&a.members, db, "host_groups (host_id, group_id, "
+	    lab_db_batch_init(&a.members, db, "host_groups (host_id, group_id, "
 	    "position)", 3, "write group membership", err) == -1 ||
 	    lab_db_begin(db, err) == -1 || next_host_id(&a) == -1))
 		goto out;
@@ -989,13 +989,13 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	if ((write && merge_groups(&a, cur, fv, fn, 1, 0) == -1) ||
 	    (write && release_nics(&a, cur, hv, inv->nhosts, flags) == -1) ||
 	    merge_hosts(&a, cur, hv, inv->nhosts, flags, write) == -1 ||
-	    (write && (db_batch_flush(&a.hosts, err) == -1 ||
-	    db_batch_flush(&a.bmcs, err) == -1 ||
-	    db_batch_flush(&a.ssh, err) == -1 ||
-	    db_batch_flush(&a.net, err) == -1 ||
-	    db_batch_flush(&a.nics, err) == -1 ||
-	    db_batch_flush(&a.disks, err) == -1 ||
-	    db_batch_flush(&a.members, err) == -1)) ||
+	    (write && (lab_db_batch_flush(&a.hosts, err) == -1 ||
+	    lab_db_batch_flush(&a.bmcs, err) == -1 ||
+	    lab_db_batch_flush(&a.ssh, err) == -1 ||
+	    lab_db_batch_flush(&a.net, err) == -1 ||
+	    lab_db_batch_flush(&a.nics, err) == -1 ||
+	    lab_db_batch_flush(&a.disks, err) == -1 ||
+	    lab_db_batch_flush(&a.members, err) == -1)) ||
 	    merge_switches(&a, cur, sv, inv->nswitches, flags, write) == -1 ||
 	    merge_groups(&a, cur, fv, fn, 0, write) == -1)
 		goto out;
@@ -1011,13 +1011,13 @@ out:
 	lab_changes_release(&ch);
 	stmts_release(&a.st);
 	lab_strv_release(&a.owned);
-	db_batch_release(&a.hosts);
-	db_batch_release(&a.bmcs);
-	db_batch_release(&a.ssh);
-	db_batch_release(&a.net);
-	db_batch_release(&a.nics);
-	db_batch_release(&a.disks);
-	db_batch_release(&a.members);
+	lab_db_batch_release(&a.hosts);
+	lab_db_batch_release(&a.bmcs);
+	lab_db_batch_release(&a.ssh);
+	lab_db_batch_release(&a.net);
+	lab_db_batch_release(&a.nics);
+	lab_db_batch_release(&a.disks);
+	lab_db_batch_release(&a.members);
 	lab_inventory_free(cur);
 	free(fv);
 	free(hv);

@@ -31,14 +31,14 @@ prepare_rows(struct db_batch *b, const char *into, size_t rows,
 	}
 	if (sql.oom)
 		return lab_err_oom(err);
-	rc = db_prepare(b->db, sql.s, ret, err);
+	rc = lab_db_prepare(b->db, sql.s, ret, err);
 	lab_buf_release(&sql);
 	return rc;
 }
 
 /* Prepares the statements of INSERT INTO into ("table (col, ...)"). */
 int
-db_batch_init(struct db_batch *b, struct lab_db *db, const char *into,
+lab_db_batch_init(struct db_batch *b, struct lab_db *db, const char *into,
     int ncols, const char *what, struct lab_err *err)
 {
 	memset(b, 0, sizeof(*b));
@@ -50,7 +50,7 @@ db_batch_init(struct db_batch *b, struct lab_db *db, const char *into,
 		    ncols);
 	if (prepare_rows(b, into, 1, &b->one, err) == -1 ||
 	    prepare_rows(b, into, DB_BATCH_ROWS, &b->many, err) == -1) {
-		db_batch_release(b);
+		lab_db_batch_release(b);
 		return -1;
 	}
 	return 0;
@@ -82,20 +82,20 @@ step(struct db_batch *b, sqlite3_stmt *st, struct lab_err *err)
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
 	if (rc != SQLITE_DONE)
-		return db_fail(b->db, err, b->what);
+		return lab_db_fail(b->db, err, b->what);
 	return 0;
 }
 
 /* Writes the rows kept so far. */
 int
-db_batch_flush(struct db_batch *b, struct lab_err *err)
+lab_db_batch_flush(struct db_batch *b, struct lab_err *err)
 {
 	size_t	r;
 	int	c, rc = 0;
 
 	/* the rows these refer to go first (foreign keys are checked now) */
 	if (b->first != NULL && b->first->n > 0 &&
-	    db_batch_flush(b->first, err) == -1)
+	    lab_db_batch_flush(b->first, err) == -1)
 		return -1;
 	if (b->n == DB_BATCH_ROWS) {
 		for (r = 0; r < b->n; r++)
@@ -116,11 +116,11 @@ db_batch_flush(struct db_batch *b, struct lab_err *err)
 
 /* The values of a new row to fill in; NULL when a full batch failed. */
 struct db_val *
-db_batch_row(struct db_batch *b, struct lab_err *err)
+lab_db_batch_row(struct db_batch *b, struct lab_err *err)
 {
 	struct db_val	*v;
 
-	if (b->n == DB_BATCH_ROWS && db_batch_flush(b, err) == -1)
+	if (b->n == DB_BATCH_ROWS && lab_db_batch_flush(b, err) == -1)
 		return NULL;
 	v = &b->v[b->n++ * DB_BATCH_COLS];
 	memset(v, 0, DB_BATCH_COLS * sizeof(*v));
@@ -129,7 +129,7 @@ db_batch_row(struct db_batch *b, struct lab_err *err)
 
 /* Drops the rows kept and frees the statements. */
 void
-db_batch_release(struct db_batch *b)
+lab_db_batch_release(struct db_batch *b)
 {
 	sqlite3_finalize(b->one);
 	sqlite3_finalize(b->many);

@@ -16,14 +16,14 @@ struct lab_db {
 };
 
 /* Sets err from the handle's last error, naming the file; returns -1. */
-int	db_fail(struct lab_db *, struct lab_err *, const char *what);
+int	lab_db_fail(struct lab_db *, struct lab_err *, const char *what);
 /* Prepares sql or fails with err. */
-int	db_prepare(struct lab_db *, const char *sql, sqlite3_stmt **ret,
+int	lab_db_prepare(struct lab_db *, const char *sql, sqlite3_stmt **ret,
 	    struct lab_err *err);
 /* A column as a newly allocated string, NULL for SQL NULL. */
-char	*db_text(sqlite3_stmt *, int col);
+char	*lab_db_text(sqlite3_stmt *, int col);
 /* Binds a string, or NULL when s is NULL. */
-int	db_bind_text(sqlite3_stmt *, int idx, const char *s);
+int	lab_db_bind_text(sqlite3_stmt *, int idx, const char *s);
 
 /*
  * An index from database ids to array positions, for joining the rows of
@@ -39,12 +39,12 @@ struct db_idx {
 };
 
 /* Adds id at position i; -1 when out of memory. */
-int	db_idx_add(struct db_idx *, int64_t id, size_t i);
+int	lab_db_idx_add(struct db_idx *, int64_t id, size_t i);
 /* Sorts the index by id, after the last add. */
-void	db_idx_sort(struct db_idx *);
+void	lab_db_idx_sort(struct db_idx *);
 /* The position of id, or -1. */
-long	db_idx_find(const struct db_idx *, int64_t id);
-void	db_idx_release(struct db_idx *);
+long	lab_db_idx_find(const struct db_idx *, int64_t id);
+void	lab_db_idx_release(struct db_idx *);
 
 /* Rows written many to one INSERT (lib/batch.c). */
 #define DB_BATCH_ROWS	32
@@ -67,13 +67,13 @@ struct db_batch {
 };
 
 /* Prepares INSERT INTO into ("table (col, ...)") of ncols values. */
-int	db_batch_init(struct db_batch *, struct lab_db *, const char *into,
+int	lab_db_batch_init(struct db_batch *, struct lab_db *, const char *into,
 	    int ncols, const char *what, struct lab_err *err);
 /* A new row's values to fill in, writing a full batch first; NULL when
  * that failed. */
-struct db_val *db_batch_row(struct db_batch *, struct lab_err *err);
+struct db_val *lab_db_batch_row(struct db_batch *, struct lab_err *err);
 /* Writes the rows kept. */
-int	db_batch_flush(struct db_batch *, struct lab_err *err);
-void	db_batch_release(struct db_batch *);
+int	lab_db_batch_flush(struct db_batch *, struct lab_err *err);
+void	lab_db_batch_release(struct db_batch *);
 
 #endif

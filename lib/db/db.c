@@ -67,7 +67,7 @@ write_fail(struct lab_db *db, struct lab_err *err, const char *what)
  * error": No space left on device).
  */
 int
-db_fail(struct lab_db *db, struct lab_err *err, const char *what)
+lab_db_fail(struct lab_db *db, struct lab_err *err, const char *what)
 {
 	int	code = sqlite3_errcode(db->h);
 	int	sys = sqlite3_system_errno(db->h);
@@ -89,7 +89,7 @@ db_fail(struct lab_db *db, struct lab_err *err, const char *what)
 
 /* Adds id at position i. */
 int
-db_idx_add(struct db_idx *x, int64_t id, size_t i)
+lab_db_idx_add(struct db_idx *x, int64_t id, size_t i)
 {
 	if (lab_grow(&x->v, x->n, sizeof(*x->v)) == -1)
 		return -1;
@@ -108,7 +108,7 @@ cmp_idx(const void *a, const void *b)
 
 /* Sorts the index by id. */
 void
-db_idx_sort(struct db_idx *x)
+lab_db_idx_sort(struct db_idx *x)
 {
 	if (x->n > 1)
 		qsort(x->v, x->n, sizeof(*x->v), cmp_idx);
@@ -116,7 +116,7 @@ db_idx_sort(struct db_idx *x)
 
 /* The position of id, or -1. */
 long
-db_idx_find(const struct db_idx *x, int64_t id)
+lab_db_idx_find(const struct db_idx *x, int64_t id)
 {
 	size_t	lo = 0, hi = x->n, mid;
 
@@ -134,7 +134,7 @@ db_idx_find(const struct db_idx *x, int64_t id)
 
 /* Frees the index. */
 void
-db_idx_release(struct db_idx *x)
+lab_db_idx_release(struct db_idx *x)
 {
 	free(x->v);
 	memset(x, 0, sizeof(*x));
@@ -142,17 +142,17 @@ db_idx_release(struct db_idx *x)
 
 /* Prepares sql or fails. */
 int
-db_prepare(struct lab_db *db, const char *sql, sqlite3_stmt **ret,
+lab_db_prepare(struct lab_db *db, const char *sql, sqlite3_stmt **ret,
     struct lab_err *err)
 {
 	if (sqlite3_prepare_v2(db->h, sql, -1, ret, NULL) != SQLITE_OK)
-		return db_fail(db, err, "prepare");
+		return lab_db_fail(db, err, "prepare");
 	return 0;
 }
 
 /* A column as a newly allocated string. */
 char *
-db_text(sqlite3_stmt *st, int col)
+lab_db_text(sqlite3_stmt *st, int col)
 {
 	const unsigned char	*s = sqlite3_column_text(st, col);
 
@@ -161,7 +161,7 @@ db_text(sqlite3_stmt *st, int col)
 
 /* Binds a string or NULL. */
 int
-db_bind_text(sqlite3_stmt *st, int idx, const char *s)
+lab_db_bind_text(sqlite3_stmt *st, int idx, const char *s)
 {
 	if (s == NULL)
 		return sqlite3_bind_null(st, idx);
@@ -173,7 +173,7 @@ exec(struct lab_db *db, const char *sql, const char *what,
     struct lab_err *err)
 {
 	if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) != SQLITE_OK)
-		return db_fail(db, err, what);
+		return lab_db_fail(db, err, what);
 	return 0;
 }
 
@@ -233,14 +233,14 @@ user_version(struct lab_db *db, int *ret, struct lab_err *err)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (db_prepare(db, "PRAGMA user_version", &st, err) == -1)
+	if (lab_db_prepare(db, "PRAGMA user_version", &st, err) == -1)
 		return -1;
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		*ret = sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW)
-		return db_fail(db, err, "read schema version");
+		return lab_db_fail(db, err, "read schema version");
 	return 0;
 }
 
@@ -399,19 +399,19 @@ lab_db_audit_add(struct lab_db *db, const struct lab_audit *a,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (db_prepare(db, "INSERT INTO audit_log (time, user, command, argv, "
+	if (lab_db_prepare(db, "INSERT INTO audit_log (time, user, command, argv, "
 	    "result, message) VALUES (?, ?, ?, ?, ?, ?)", &st, err) == -1)
 		return -1;
 	sqlite3_bind_int64(st, 1, a->time);
-	db_bind_text(st, 2, a->user);
-	db_bind_text(st, 3, a->command);
-	db_bind_text(st, 4, a->argv);
+	lab_db_bind_text(st, 2, a->user);
+	lab_db_bind_text(st, 3, a->command);
+	lab_db_bind_text(st, 4, a->argv);
 	sqlite3_bind_int(st, 5, a->result);
-	db_bind_text(st, 6, a->message);
+	lab_db_bind_text(st, 6, a->message);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return db_fail(db, err, "write audit log");
+		return lab_db_fail(db, err, "write audit log");
 	return 0;
 }
 
@@ -425,7 +425,7 @@ lab_db_audit_list(struct lab_db *db, int limit, struct lab_audit **ret,
 	size_t			 cnt = 0, cap = 0;
 	int			 rc;
 
-	if (db_prepare(db, "SELECT id, time, user, command, argv, result, "
+	if (lab_db_prepare(db, "SELECT id, time, user, command, argv, result, "
 	    "message FROM (SELECT * FROM audit_log ORDER BY id DESC LIMIT ?) "
 	    "ORDER BY id", &st, err) == -1)
 		return -1;
@@ -443,16 +443,16 @@ lab_db_audit_list(struct lab_db *db, int limit, struct lab_audit **ret,
 		a = &v[cnt++];
 		a->id = sqlite3_column_int64(st, 0);
 		a->time = sqlite3_column_int64(st, 1);
-		a->user = db_text(st, 2);
-		a->command = db_text(st, 3);
-		a->argv = db_text(st, 4);
+		a->user = lab_db_text(st, 2);
+		a->command = lab_db_text(st, 3);
+		a->argv = lab_db_text(st, 4);
 		a->result = sqlite3_column_int(st, 5);
-		a->message = db_text(st, 6);
+		a->message = lab_db_text(st, 6);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		lab_audit_free_all(v, cnt);
-		return db_fail(db, err, "read audit log");
+		return lab_db_fail(db, err, "read audit log");
 	}
 	*ret = v;
 	*n = cnt;

@@ -41,7 +41,7 @@ step_fail(struct rows *r, sqlite3_stmt *st, int rc, const char *what)
 	sqlite3_finalize(st);
 	if (rc == SQLITE_ROW || rc == SQLITE_NOMEM)
 		return lab_err_oom(r->err);
-	return db_fail(r->db, r->err, what);
+	return lab_db_fail(r->db, r->err, what);
 }
 
 /* Room for the rows of every host: no array grows by copying. */
@@ -51,7 +51,7 @@ size_rows(struct rows *r)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (db_prepare(r->db, "SELECT count(*) FROM hosts", &st, r->err) == -1)
+	if (lab_db_prepare(r->db, "SELECT count(*) FROM hosts", &st, r->err) == -1)
 		return -1;
 	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
 		return step_fail(r, st, rc, "count hosts");
@@ -95,7 +95,7 @@ read_hosts(struct rows *r)
 
 	if (size_rows(r) == -1)
 		return -1;
-	if (db_prepare(r->db, "SELECT h.id, h.name, h.model, h.role, b.type, "
+	if (lab_db_prepare(r->db, "SELECT h.id, h.name, h.model, h.role, b.type, "
 	    "b.address FROM hosts h LEFT JOIN bmcs b ON b.host_id = h.id "
 	    "ORDER BY h.name", &st, r->err) == -1)
 		return -1;
@@ -115,7 +115,7 @@ read_hosts(struct rows *r)
 	if (rc != SQLITE_DONE)
 		return step_fail(r, st, rc, "read hosts");
 	sqlite3_finalize(st);
-	db_idx_sort(&r->ids);
+	lab_db_idx_sort(&r->ids);
 	return 0;
 }
 
@@ -177,12 +177,12 @@ read_groups(struct rows *r)
 	lab_buf_init(&names);
 	lab_buf_init(&line);
 	memset(&gids, 0, sizeof(gids));
-	if (db_prepare(r->db, "SELECT id, name FROM groups", &st,
+	if (lab_db_prepare(r->db, "SELECT id, name FROM groups", &st,
 	    r->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (lab_grow(&goff, ng, sizeof(*goff)) == -1 ||
-		    db_idx_add(&gids, sqlite3_column_int64(st, 0), ng) == -1)
+		    lab_db_idx_add(&gids, sqlite3_column_int64(st, 0), ng) == -1)
 			break;
 		goff[ng++] = names.len;
 		lab_buf_add(&names, (const char *)sqlite3_column_text(st, 1),
@@ -193,12 +193,12 @@ read_groups(struct rows *r)
 		goto out;
 	}
 	sqlite3_finalize(st);
-	db_idx_sort(&gids);
+	lab_db_idx_sort(&gids);
 	if (names.oom) {
 		lab_err_oom(r->err);
 		goto out;
 	}
-	if (db_prepare(r->db, "SELECT host_id, group_id, position "
+	if (lab_db_prepare(r->db, "SELECT host_id, group_id, position "
 	    "FROM host_groups ORDER BY host_id", &st, r->err) == -1)
 		goto out;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -207,10 +207,10 @@ read_groups(struct rows *r)
 			flush_groups(r, row, mv, nm, &names, &line, &shared);
 			nm = 0;
 			last = id;
-			row = db_idx_find(&r->ids, id);
+			row = lab_db_idx_find(&r->ids, id);
 		}
 		if (row < 0 || goff == NULL ||
-		    (g = db_idx_find(&gids, sqlite3_column_int64(st, 1))) < 0)
+		    (g = lab_db_idx_find(&gids, sqlite3_column_int64(st, 1))) < 0)
 			continue;
 		if (lab_grow(&mv, nm, sizeof(*mv)) == -1)
 			break;
@@ -227,7 +227,7 @@ read_groups(struct rows *r)
 out:
 	lab_buf_release(&names);
 	lab_buf_release(&line);
-	db_idx_release(&gids);
+	lab_db_idx_release(&gids);
 	free(goff);
 	free(mv);
 	return ret;
@@ -242,13 +242,13 @@ count(struct rows *r, const char *sql, int nics)
 	long		 row = -1;
 	int		 rc, first = 1;
 
-	if (db_prepare(r->db, sql, &st, r->err) == -1)
+	if (lab_db_prepare(r->db, sql, &st, r->err) == -1)
 		return -1;
 	/* in host_id order (an index starts with it): each host found once */
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		if (first || id != last)
-			row = db_idx_find(&r->ids, id);
+			row = lab_db_idx_find(&r->ids, id);
 		first = 0;
 		last = id;
 		if (row >= 0 && nics)
@@ -277,7 +277,7 @@ lab_db_host_rows(struct lab_db *db, struct lab_host_rows *ret,
 	own_tx = sqlite3_get_autocommit(db->h);
 	if (own_tx && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) !=
 	    SQLITE_OK) {
-		db_fail(db, err, "begin");
+		lab_db_fail(db, err, "begin");
 		goto out;
 	}
 	if (read_hosts(&r) == 0 && read_groups(&r) == 0 &&
@@ -297,7 +297,7 @@ lab_db_host_rows(struct lab_db *db, struct lab_host_rows *ret,
 	lab_pool_init(&r.text);
 out:
 	free(r.v);
-	db_idx_release(&r.ids);
+	lab_db_idx_release(&r.ids);
 	lab_pool_release(&r.text);
 	return rc;
 }

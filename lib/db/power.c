@@ -24,10 +24,10 @@ lab_db_power_record(struct lab_db *db, enum lab_power_verb verb,
 
 	if (lab_db_begin(db, err) == -1)
 		return -1;
-	if (db_prepare(db, "INSERT INTO power_events (host_id, time, action, "
+	if (lab_db_prepare(db, "INSERT INTO power_events (host_id, time, action, "
 	    "ok, state, detail, error) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7 "
 	    "FROM hosts WHERE name = ?1", &ev, err) == -1 ||
-	    db_prepare(db, "INSERT INTO power_state (host_id, state, seen_at, "
+	    lab_db_prepare(db, "INSERT INTO power_state (host_id, state, seen_at, "
 	    "checked_at, bmc_reachable, error) SELECT id, ?2, ?3, ?4, ?5, ?6 "
 	    "FROM hosts WHERE name = ?1 ON CONFLICT (host_id) DO UPDATE SET "
 	    "state = CASE WHEN excluded.bmc_reachable THEN excluded.state "
@@ -46,32 +46,32 @@ lab_db_power_record(struct lab_db *db, enum lab_power_verb verb,
 		detail = verb == LAB_POWER_BOOT_GET ||
 		    verb == LAB_POWER_BOOT_SET ? lab_boot_name(r->boot) :
 		    r->note;
-		db_bind_text(ev, 1, r->host);
+		lab_db_bind_text(ev, 1, r->host);
 		sqlite3_bind_int64(ev, 2, now);
-		db_bind_text(ev, 3, verb == LAB_POWER_BOOT_SET ? "boot set" :
+		lab_db_bind_text(ev, 3, verb == LAB_POWER_BOOT_SET ? "boot set" :
 		    lab_power_verb_name(verb));
 		sqlite3_bind_int(ev, 4, r->ok);
-		db_bind_text(ev, 5, state_text(r));
-		db_bind_text(ev, 6, r->reachable ? detail : NULL);
-		db_bind_text(ev, 7, r->err.code ? r->err.msg : NULL);
+		lab_db_bind_text(ev, 5, state_text(r));
+		lab_db_bind_text(ev, 6, r->reachable ? detail : NULL);
+		lab_db_bind_text(ev, 7, r->err.code ? r->err.msg : NULL);
 		if (sqlite3_step(ev) != SQLITE_DONE) {
-			db_fail(db, err, "record power event");
+			lab_db_fail(db, err, "record power event");
 			goto out;
 		}
 		sqlite3_reset(ev);
 		if (!r->reachable || r->state != LAB_POWER_UNKNOWN ||
 		    verb <= LAB_POWER_DO_SOFT) {
-			db_bind_text(st, 1, r->host);
-			db_bind_text(st, 2, state_text(r));
+			lab_db_bind_text(st, 1, r->host);
+			lab_db_bind_text(st, 2, state_text(r));
 			if (r->reachable)
 				sqlite3_bind_int64(st, 3, now);
 			else
 				sqlite3_bind_null(st, 3);
 			sqlite3_bind_int64(st, 4, now);
 			sqlite3_bind_int(st, 5, r->reachable);
-			db_bind_text(st, 6, r->err.code ? r->err.msg : NULL);
+			lab_db_bind_text(st, 6, r->err.code ? r->err.msg : NULL);
 			if (sqlite3_step(st) != SQLITE_DONE) {
-				db_fail(db, err, "record power state");
+				lab_db_fail(db, err, "record power state");
 				goto out;
 			}
 			sqlite3_reset(st);
@@ -97,11 +97,11 @@ lab_db_power_seen(struct lab_db *db, const char *host,
 
 	memset(ret, 0, sizeof(*ret));
 	ret->state = LAB_POWER_UNKNOWN;
-	if (db_prepare(db, "SELECT p.state, p.seen_at, p.checked_at, "
+	if (lab_db_prepare(db, "SELECT p.state, p.seen_at, p.checked_at, "
 	    "p.bmc_reachable, p.error FROM power_state p JOIN hosts h ON "
 	    "h.id = p.host_id WHERE h.name = ?1", &st, err) == -1)
 		return -1;
-	db_bind_text(st, 1, host);
+	lab_db_bind_text(st, 1, host);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		s = (const char *)sqlite3_column_text(st, 0);
@@ -110,11 +110,11 @@ lab_db_power_seen(struct lab_db *db, const char *host,
 		ret->seen_at = sqlite3_column_int64(st, 1);
 		ret->checked_at = sqlite3_column_int64(st, 2);
 		ret->reachable = sqlite3_column_int(st, 3);
-		ret->error = db_text(st, 4);
+		ret->error = lab_db_text(st, 4);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(db, err, "read power state");
+		return lab_db_fail(db, err, "read power state");
 	return 0;
 }
 

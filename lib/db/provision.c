@@ -18,7 +18,7 @@ exec_done(struct lab_db *db, sqlite3_stmt *st, const char *what,
 	int	rc = sqlite3_step(st);
 
 	if (rc != SQLITE_DONE) {
-		db_fail(db, err, what);
+		lab_db_fail(db, err, what);
 		sqlite3_finalize(st);
 		return -1;
 	}
@@ -27,7 +27,7 @@ exec_done(struct lab_db *db, sqlite3_stmt *st, const char *what,
 }
 
 int
-prov_db_begin(struct lab_db *db, const struct lab_plan *p, int64_t now,
+lab_prov_db_begin(struct lab_db *db, const struct lab_plan *p, int64_t now,
     int64_t *run_id, struct lab_err *err)
 {
 	sqlite3_stmt	*st = NULL;
@@ -43,28 +43,28 @@ prov_db_begin(struct lab_db *db, const struct lab_plan *p, int64_t now,
 		lab_buf_release(&b);
 		return -1;
 	}
-	if (db_prepare(db, "INSERT INTO provision_runs (host, kind, layout, "
+	if (lab_db_prepare(db, "INSERT INTO provision_runs (host, kind, layout, "
 	    "plan, started_at, status) VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
 	    &st, err) == -1)
 		goto fail;
-	db_bind_text(st, 1, p->host);
-	db_bind_text(st, 2, p->kind);
-	db_bind_text(st, 3, p->layout);
-	db_bind_text(st, 4, b.s ? b.s : "{}");
+	lab_db_bind_text(st, 1, p->host);
+	lab_db_bind_text(st, 2, p->kind);
+	lab_db_bind_text(st, 3, p->layout);
+	lab_db_bind_text(st, 4, b.s ? b.s : "{}");
 	sqlite3_bind_int64(st, 5, now);
 	if (exec_done(db, st, "record the run", err) == -1)
 		goto fail;
 	*run_id = sqlite3_last_insert_rowid(db->h);
-	if (db_prepare(db, "INSERT INTO provision_steps (run_id, position, "
+	if (lab_db_prepare(db, "INSERT INTO provision_steps (run_id, position, "
 	    "kind, text) VALUES (?1, ?2, ?3, ?4)", &st, err) == -1)
 		goto fail;
 	for (i = 0; i < p->nsteps; i++) {
 		sqlite3_bind_int64(st, 1, *run_id);
 		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		db_bind_text(st, 3, step_kinds[p->steps[i].kind]);
-		db_bind_text(st, 4, p->steps[i].text);
+		lab_db_bind_text(st, 3, step_kinds[p->steps[i].kind]);
+		lab_db_bind_text(st, 4, p->steps[i].text);
 		if (sqlite3_step(st) != SQLITE_DONE) {
-			db_fail(db, err, "record the run's steps");
+			lab_db_fail(db, err, "record the run's steps");
 			sqlite3_finalize(st);
 			goto fail;
 		}
@@ -80,12 +80,12 @@ fail:
 }
 
 int
-prov_db_step_begin(struct lab_db *db, int64_t run_id, size_t i,
+lab_prov_db_step_begin(struct lab_db *db, int64_t run_id, size_t i,
     struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 
-	if (db_prepare(db, "UPDATE provision_steps SET started_at = ?3 "
+	if (lab_db_prepare(db, "UPDATE provision_steps SET started_at = ?3 "
 	    "WHERE run_id = ?1 AND position = ?2", &st, err) == -1)
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
@@ -95,13 +95,13 @@ prov_db_step_begin(struct lab_db *db, int64_t run_id, size_t i,
 }
 
 int
-prov_db_step_end(struct lab_db *db, int64_t run_id, size_t i,
+lab_prov_db_step_end(struct lab_db *db, int64_t run_id, size_t i,
     const struct lab_step_result *r, struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 	char		*out;
 
-	if (db_prepare(db, "UPDATE provision_steps SET finished_at = ?3, "
+	if (lab_db_prepare(db, "UPDATE provision_steps SET finished_at = ?3, "
 	    "exit_status = ?4, output = ?5 WHERE run_id = ?1 AND "
 	    "position = ?2", &st, err) == -1)
 		return -1;
@@ -135,17 +135,17 @@ store_members(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
 
 	if (p->nmembers == 0)
 		return 0;
-	if (db_prepare(db, "INSERT OR REPLACE INTO disk_members (host, slot, "
+	if (lab_db_prepare(db, "INSERT OR REPLACE INTO disk_members (host, slot, "
 	    "member_of, run_id) VALUES (?1, ?2, ?3, ?4)", &st, err) == -1)
 		return -1;
 	for (i = 0; i < p->nmembers; i++) {
-		db_bind_text(st, 1, p->host);
-		db_bind_text(st, 2, p->members[i].slot);
-		db_bind_text(st, 3, p->members[i].member_of);
+		lab_db_bind_text(st, 1, p->host);
+		lab_db_bind_text(st, 2, p->members[i].slot);
+		lab_db_bind_text(st, 3, p->members[i].member_of);
 		sqlite3_bind_int64(st, 4, run_id);
 		if (sqlite3_step(st) != SQLITE_DONE) {
 			sqlite3_finalize(st);
-			return db_fail(db, err, "record the disks' pools");
+			return lab_db_fail(db, err, "record the disks' pools");
 		}
 		sqlite3_reset(st);
 	}
@@ -154,21 +154,21 @@ store_members(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
 }
 
 int
-prov_db_end(struct lab_db *db, const struct lab_plan *p,
+lab_prov_db_end(struct lab_db *db, const struct lab_plan *p,
     const struct lab_apply *a, struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 
-	if (db_prepare(db, "UPDATE provision_runs SET finished_at = ?2, "
+	if (lab_db_prepare(db, "UPDATE provision_runs SET finished_at = ?2, "
 	    "status = ?3, failed_step = ?4, message = ?5 WHERE id = ?1",
 	    &st, err) == -1)
 		return -1;
 	sqlite3_bind_int64(st, 1, a->run_id);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
-	db_bind_text(st, 3, lab_run_status_name(a->status));
+	lab_db_bind_text(st, 3, lab_run_status_name(a->status));
 	if (a->status != LAB_RUN_DONE)
 		sqlite3_bind_int64(st, 4, (sqlite3_int64)a->failed_step);
-	db_bind_text(st, 5, a->message[0] ? a->message : NULL);
+	lab_db_bind_text(st, 5, a->message[0] ? a->message : NULL);
 	if (lab_db_begin(db, err) == -1) {
 		sqlite3_finalize(st);
 		return -1;
@@ -189,7 +189,7 @@ read_steps(struct lab_db *db, struct lab_run *r, struct lab_err *err)
 	struct lab_run_step	*s;
 	int			 rc;
 
-	if (db_prepare(db, "SELECT position, kind, text, started_at, "
+	if (lab_db_prepare(db, "SELECT position, kind, text, started_at, "
 	    "finished_at, exit_status, output FROM provision_steps WHERE "
 	    "run_id = ?1 ORDER BY position", &st, err) == -1)
 		return -1;
@@ -204,17 +204,17 @@ read_steps(struct lab_db *db, struct lab_run *r, struct lab_err *err)
 		s = &r->steps[r->nsteps++];
 		memset(s, 0, sizeof(*s));
 		s->position = sqlite3_column_int(st, 0);
-		s->kind = db_text(st, 1);
-		s->text = db_text(st, 2);
+		s->kind = lab_db_text(st, 1);
+		s->text = lab_db_text(st, 2);
 		s->started_at = sqlite3_column_int64(st, 3);
 		s->finished_at = sqlite3_column_int64(st, 4);
 		s->has_status = sqlite3_column_type(st, 5) != SQLITE_NULL;
 		s->exit_status = sqlite3_column_int(st, 5);
-		s->output = db_text(st, 6);
+		s->output = lab_db_text(st, 6);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return db_fail(db, err, "read the run's steps");
+		return lab_db_fail(db, err, "read the run's steps");
 	return 0;
 }
 
@@ -235,20 +235,20 @@ read_runs(struct lab_db *db, sqlite3_stmt *st, int with_steps,
 		r = &ret->v[ret->n++];
 		memset(r, 0, sizeof(*r));
 		r->id = sqlite3_column_int64(st, 0);
-		r->host = db_text(st, 1);
-		r->kind = db_text(st, 2);
-		r->layout = db_text(st, 3);
+		r->host = lab_db_text(st, 1);
+		r->kind = lab_db_text(st, 2);
+		r->layout = lab_db_text(st, 3);
 		r->started_at = sqlite3_column_int64(st, 4);
 		r->finished_at = sqlite3_column_int64(st, 5);
-		r->status = db_text(st, 6);
+		r->status = lab_db_text(st, 6);
 		r->failed_step = sqlite3_column_type(st, 7) == SQLITE_NULL ?
 		    -1 : sqlite3_column_int(st, 7);
-		r->message = db_text(st, 8);
-		r->plan = db_text(st, 9);
+		r->message = lab_db_text(st, 8);
+		r->plan = lab_db_text(st, 9);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return db_fail(db, err, "read provisioning runs");
+		return lab_db_fail(db, err, "read provisioning runs");
 	if (with_steps)
 		for (size_t i = 0; i < ret->n; i++)
 			if (read_steps(db, &ret->v[i], err) == -1)
@@ -266,10 +266,10 @@ lab_db_runs(struct lab_db *db, const char *host, int limit, int with_steps,
 	sqlite3_stmt	*st;
 
 	memset(ret, 0, sizeof(*ret));
-	if (db_prepare(db, RUN_COLS "WHERE ?1 IS NULL OR host = ?1 "
+	if (lab_db_prepare(db, RUN_COLS "WHERE ?1 IS NULL OR host = ?1 "
 	    "ORDER BY started_at DESC, id DESC LIMIT ?2", &st, err) == -1)
 		return -1;
-	db_bind_text(st, 1, host);
+	lab_db_bind_text(st, 1, host);
 	sqlite3_bind_int(st, 2, limit > 0 ? limit : -1);
 	return read_runs(db, st, with_steps, ret, err);
 }
@@ -281,7 +281,7 @@ lab_db_run(struct lab_db *db, int64_t id, struct lab_runs *ret,
 	sqlite3_stmt	*st;
 
 	memset(ret, 0, sizeof(*ret));
-	if (db_prepare(db, RUN_COLS "WHERE id = ?1", &st, err) == -1)
+	if (lab_db_prepare(db, RUN_COLS "WHERE id = ?1", &st, err) == -1)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);
 	if (read_runs(db, st, 1, ret, err) == -1)
@@ -333,7 +333,7 @@ lab_db_bond_nics(struct lab_db *db, const struct lab_host *h,
 	memset(ret, 0, sizeof(*ret));
 	if ((ret->v = calloc(h->nnics ? h->nnics : 1, sizeof(*ret->v))) == NULL)
 		return lab_err_oom(err);
-	if (db_prepare(db, "SELECT s.name, p.name, "
+	if (lab_db_prepare(db, "SELECT s.name, p.name, "
 	    "(SELECT lp.name FROM switch_lags l JOIN switch_ports lp ON "
 	    "lp.switch_id = l.switch_id AND lp.ifindex = l.ifindex WHERE "
 	    "l.switch_id = f.switch_id AND (l.ifindex = f.ifindex OR "
@@ -347,14 +347,14 @@ lab_db_bond_nics(struct lab_db *db, const struct lab_host *h,
 		struct lab_bond_nic	*n = &ret->v[ret->n++];
 
 		n->name = lab_strdup(h->nics[i].name);
-		db_bind_text(st, 1, h->nics[i].mac);
+		lab_db_bind_text(st, 1, h->nics[i].mac);
 		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			n->switch_name = db_text(st, 0);
-			n->port = db_text(st, 1);
-			n->lag = db_text(st, 2);
+			n->switch_name = lab_db_text(st, 0);
+			n->port = lab_db_text(st, 1);
+			n->lag = lab_db_text(st, 2);
 		} else if (rc != SQLITE_DONE) {
 			sqlite3_finalize(st);
-			return db_fail(db, err, "read the switch's MAC table");
+			return lab_db_fail(db, err, "read the switch's MAC table");
 		}
 		sqlite3_reset(st);
 	}

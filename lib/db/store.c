@@ -38,7 +38,7 @@ text(struct load *l, sqlite3_stmt *st, int col)
 static struct lab_host *
 host_by_id(const struct load *l, sqlite3_int64 id)
 {
-	long	i = db_idx_find(&l->ids, id);
+	long	i = lab_db_idx_find(&l->ids, id);
 
 	return i < 0 ? NULL : &l->inv->hosts[i];
 }
@@ -48,7 +48,7 @@ static int
 prepare(struct load *l, const char *all, const char *one,
     sqlite3_stmt **st)
 {
-	if (db_prepare(l->db, l->name != NULL ? one : all, st, l->err) == -1)
+	if (lab_db_prepare(l->db, l->name != NULL ? one : all, st, l->err) == -1)
 		return -1;
 	if (l->name != NULL && l->ids.n > 0)
 		sqlite3_bind_int64(*st, 1, l->ids.v[0].id);
@@ -63,7 +63,7 @@ step_fail(struct load *l, sqlite3_stmt *st, int rc, const char *what)
 	sqlite3_finalize(st);
 	if (rc == SQLITE_NOMEM || rc == SQLITE_ROW)
 		return lab_err_oom(l->err);
-	return db_fail(l->db, l->err, what);
+	return lab_db_fail(l->db, l->err, what);
 }
 
 /* Splits space-separated words into sv, in the pool; NULL adds nothing. */
@@ -107,15 +107,15 @@ load_hosts(struct load *l)
 	struct lab_host		*h;
 	int			 rc;
 
-	if (db_prepare(l->db, l->name != NULL ? "SELECT id, name, model, role "
+	if (lab_db_prepare(l->db, l->name != NULL ? "SELECT id, name, model, role "
 	    "FROM hosts WHERE name = ?1" : "SELECT id, name, model, role "
 	    "FROM hosts ORDER BY name", &st, l->err) == -1)
 		return -1;
 	if (l->name != NULL)
-		db_bind_text(st, 1, l->name);
+		lab_db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (lab_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
-		    db_idx_add(&l->ids, sqlite3_column_int64(st, 0),
+		    lab_db_idx_add(&l->ids, sqlite3_column_int64(st, 0),
 		    inv->nhosts) == -1)
 			break;
 		h = &inv->hosts[inv->nhosts++];
@@ -130,7 +130,7 @@ load_hosts(struct load *l)
 	if (rc != SQLITE_DONE)
 		return step_fail(l, st, rc, "read hosts");
 	sqlite3_finalize(st);
-	db_idx_sort(&l->ids);
+	lab_db_idx_sort(&l->ids);
 	return 0;
 }
 
@@ -392,7 +392,7 @@ load_memberships(struct load *l)
 	size_t			 ng = 0, nm = 0;
 	int			 rc, ret = -1;
 
-	if (db_prepare(l->db, "SELECT id, name FROM groups", &st,
+	if (lab_db_prepare(l->db, "SELECT id, name FROM groups", &st,
 	    l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -452,7 +452,7 @@ load_switches(struct load *l)
 	const char		*file = l->file;
 	int			 rc;
 
-	if (db_prepare(l->db, l->name != NULL ? "SELECT name, model, address, "
+	if (lab_db_prepare(l->db, l->name != NULL ? "SELECT name, model, address, "
 	    "port, snmp_version, snmp_credential, snmp_context, "
 	    "snmp_timeout_ms, snmp_retries FROM switches WHERE name = ?1" :
 	    "SELECT name, model, address, port, snmp_version, "
@@ -460,7 +460,7 @@ load_switches(struct load *l)
 	    "FROM switches ORDER BY name", &st, l->err) == -1)
 		return -1;
 	if (l->name != NULL)
-		db_bind_text(st, 1, l->name);
+		lab_db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (lab_grow(&inv->switches, inv->nswitches,
 		    sizeof(*inv->switches)) == -1)
@@ -494,7 +494,7 @@ load_groups(struct load *l)
 	const char		*file = l->file;
 	int			 rc;
 
-	if (db_prepare(l->db, "SELECT name, description FROM groups "
+	if (lab_db_prepare(l->db, "SELECT name, description FROM groups "
 	    "WHERE declared ORDER BY name", &st, l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
@@ -534,7 +534,7 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	own_tx = sqlite3_get_autocommit(db->h);
 	if (own_tx && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) !=
 	    SQLITE_OK) {
-		db_fail(db, err, "begin");
+		lab_db_fail(db, err, "begin");
 		goto out;
 	}
 	if (!(parts & LAB_LOAD_HOSTS))
@@ -550,7 +550,7 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	if (own_tx)
 		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
 out:
-	db_idx_release(&l.ids);
+	lab_db_idx_release(&l.ids);
 	if (rc == 0)
 		*ret = l.inv;
 	else

@@ -14,7 +14,7 @@ links_read(struct lab_db *db, const char *host, struct lab_links_seen *ret,
 	sqlite3_stmt		*st;
 	int			 rc;
 
-	if (db_prepare(db, host == NULL ? "SELECT h.name, l.nic, w.name, "
+	if (lab_db_prepare(db, host == NULL ? "SELECT h.name, l.nic, w.name, "
 	    "l.port FROM nic_links l JOIN hosts h ON h.id = l.host_id "
 	    "JOIN switches w ON w.id = l.switch_id" : "SELECT h.name, l.nic, "
 	    "w.name, l.port FROM hosts h JOIN nic_links l ON l.host_id = h.id "
@@ -22,15 +22,15 @@ links_read(struct lab_db *db, const char *host, struct lab_links_seen *ret,
 	    &st, err) == -1)
 		return -1;
 	if (host != NULL)
-		db_bind_text(st, 1, host);
+		lab_db_bind_text(st, 1, host);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (lab_grow(&s.v, s.n, sizeof(*s.v)) == -1)
 			break;
 		v = &s.v[s.n++];
-		v->host = db_text(st, 0);
-		v->nic = db_text(st, 1);
-		v->switch_name = db_text(st, 2);
-		v->port = db_text(st, 3);
+		v->host = lab_db_text(st, 0);
+		v->nic = lab_db_text(st, 1);
+		v->switch_name = lab_db_text(st, 2);
+		v->port = lab_db_text(st, 3);
 		if (v->host == NULL || v->nic == NULL || v->switch_name == NULL ||
 		    v->port == NULL)
 			break;
@@ -39,7 +39,7 @@ links_read(struct lab_db *db, const char *host, struct lab_links_seen *ret,
 	if (rc != SQLITE_DONE) {
 		lab_links_seen_release(&s);
 		return rc == SQLITE_ROW ? lab_err_oom(err) :
-		    db_fail(db, err, "read links");
+		    lab_db_fail(db, err, "read links");
 	}
 	*ret = s;
 	return 0;
@@ -83,13 +83,13 @@ exec1(struct lab_db *db, const char *sql, const char *name,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (db_prepare(db, sql, &st, err) == -1)
+	if (lab_db_prepare(db, sql, &st, err) == -1)
 		return -1;
-	db_bind_text(st, 1, name);
+	lab_db_bind_text(st, 1, name);
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return db_fail(db, err, "store discovery");
+		return lab_db_fail(db, err, "store discovery");
 	return 0;
 }
 
@@ -150,7 +150,7 @@ step(struct lab_db *db, sqlite3_stmt *st, struct lab_err *err)
 
 	sqlite3_reset(st);
 	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : db_fail(db, err, "store discovery");
+	return rc == SQLITE_DONE ? 0 : lab_db_fail(db, err, "store discovery");
 }
 
 static int
@@ -164,15 +164,15 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 	for (i = 0; i < v->ports.n; i++) {
 		const struct lab_snmp_port	*p = &v->ports.v[i];
 
-		db_bind_text(st[S_PORT], 1, name);
+		lab_db_bind_text(st[S_PORT], 1, name);
 		sqlite3_bind_int64(st[S_PORT], 2, (sqlite3_int64)p->ifindex);
-		db_bind_text(st[S_PORT], 3, p->name);
-		db_bind_text(st[S_PORT], 4, p->alias);
-		db_bind_text(st[S_PORT], 5, lab_snmp_status_name(p->oper_status));
-		db_bind_text(st[S_PORT], 6,
+		lab_db_bind_text(st[S_PORT], 3, p->name);
+		lab_db_bind_text(st[S_PORT], 4, p->alias);
+		lab_db_bind_text(st[S_PORT], 5, lab_snmp_status_name(p->oper_status));
+		lab_db_bind_text(st[S_PORT], 6,
 		    lab_snmp_status_name(p->admin_status));
 		sqlite3_bind_int64(st[S_PORT], 7, (sqlite3_int64)p->speed_mbps);
-		db_bind_text(st[S_PORT], 8, lab_snmp_duplex_name(p->duplex));
+		lab_db_bind_text(st[S_PORT], 8, lab_snmp_duplex_name(p->duplex));
 		sqlite3_bind_int64(st[S_PORT], 9, now);
 		sqlite3_bind_int64(st[S_PORT], 10, p->type);
 		sqlite3_bind_int(st[S_PORT], 11,
@@ -183,8 +183,8 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 	for (i = 0; i < v->fdb.n; i++) {
 		const struct lab_snmp_fdb_entry	*e = &v->fdb.v[i];
 
-		db_bind_text(st[S_FDB], 1, name);
-		db_bind_text(st[S_FDB], 2, e->mac);
+		lab_db_bind_text(st[S_FDB], 1, name);
+		lab_db_bind_text(st[S_FDB], 2, e->mac);
 		sqlite3_bind_int64(st[S_FDB], 3, (sqlite3_int64)e->vlan);
 		if (e->port != 0)
 			sqlite3_bind_int64(st[S_FDB], 4, (sqlite3_int64)e->port);
@@ -197,11 +197,11 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 
 		a = join(&vl->egress);
 		b = join(&vl->untagged);
-		db_bind_text(st[S_VLAN], 1, name);
+		lab_db_bind_text(st[S_VLAN], 1, name);
 		sqlite3_bind_int64(st[S_VLAN], 2, (sqlite3_int64)vl->id);
-		db_bind_text(st[S_VLAN], 3, vl->name);
-		db_bind_text(st[S_VLAN], 4, a);
-		db_bind_text(st[S_VLAN], 5, b);
+		lab_db_bind_text(st[S_VLAN], 3, vl->name);
+		lab_db_bind_text(st[S_VLAN], 4, a);
+		lab_db_bind_text(st[S_VLAN], 5, b);
 		sqlite3_bind_int(st[S_VLAN], 6, vl->lists_mangled);
 		free(a);
 		free(b);
@@ -210,10 +210,10 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 	}
 	for (i = 0; i < v->lags.n; i++) {
 		a = join(&v->lags.v[i].members);
-		db_bind_text(st[S_LAG], 1, name);
+		lab_db_bind_text(st[S_LAG], 1, name);
 		sqlite3_bind_int64(st[S_LAG], 2,
 		    (sqlite3_int64)v->lags.v[i].ifindex);
-		db_bind_text(st[S_LAG], 3, a);
+		lab_db_bind_text(st[S_LAG], 3, a);
 		free(a);
 		if (step(db, st[S_LAG], err) == -1)
 			return -1;
@@ -221,14 +221,14 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 	for (i = 0; i < v->nbrs.n; i++) {
 		const struct lab_snmp_neighbor	*n = &v->nbrs.v[i];
 
-		db_bind_text(st[S_NBR], 1, name);
+		lab_db_bind_text(st[S_NBR], 1, name);
 		sqlite3_bind_int64(st[S_NBR], 2, (sqlite3_int64)n->port);
-		db_bind_text(st[S_NBR], 3, n->protocol == LAB_NBR_CDP ? "cdp" :
+		lab_db_bind_text(st[S_NBR], 3, n->protocol == LAB_NBR_CDP ? "cdp" :
 		    "lldp");
-		db_bind_text(st[S_NBR], 4, n->remote_device);
-		db_bind_text(st[S_NBR], 5, n->remote_port);
-		db_bind_text(st[S_NBR], 6, n->platform);
-		db_bind_text(st[S_NBR], 7, n->address);
+		lab_db_bind_text(st[S_NBR], 4, n->remote_device);
+		lab_db_bind_text(st[S_NBR], 5, n->remote_port);
+		lab_db_bind_text(st[S_NBR], 6, n->platform);
+		lab_db_bind_text(st[S_NBR], 7, n->address);
 		sqlite3_bind_int64(st[S_NBR], 8, now);
 		if (step(db, st[S_NBR], err) == -1)
 			return -1;
@@ -249,15 +249,15 @@ lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
 	if (lab_db_begin(db, err) == -1)
 		return -1;
 	for (i = 0; i < S_N; i++)
-		if (db_prepare(db, store_sql[i], &st[i], err) == -1)
+		if (lab_db_prepare(db, store_sql[i], &st[i], err) == -1)
 			goto out;
 	for (i = 0; i < LAB_ARRAY_SIZE(clear_sql); i++)
 		if (exec1(db, clear_sql[i], v->name, err) == -1)
 			goto out;
-	db_bind_text(st[S_SYS], 1, v->name);
-	db_bind_text(st[S_SYS], 2, v->sys.descr);
-	db_bind_text(st[S_SYS], 3, v->sys.name);
-	db_bind_text(st[S_SYS], 4, v->sys.object_id);
+	lab_db_bind_text(st[S_SYS], 1, v->name);
+	lab_db_bind_text(st[S_SYS], 2, v->sys.descr);
+	lab_db_bind_text(st[S_SYS], 3, v->sys.name);
+	lab_db_bind_text(st[S_SYS], 4, v->sys.object_id);
 	if (v->sys.has_uptime)
 		sqlite3_bind_int64(st[S_SYS], 5, (sqlite3_int64)v->sys.uptime);
 	sqlite3_bind_int64(st[S_SYS], 6, now);
@@ -269,23 +269,23 @@ lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
 
 		if (strcmp(l->switch_name, v->name) != 0)
 			continue;
-		db_bind_text(st[S_LINK], 1, v->name);
-		db_bind_text(st[S_LINK], 2, l->host);
-		db_bind_text(st[S_LINK], 3, l->nic);
-		db_bind_text(st[S_LINK], 4, l->mac);
-		db_bind_text(st[S_LINK], 5, l->port);
+		lab_db_bind_text(st[S_LINK], 1, v->name);
+		lab_db_bind_text(st[S_LINK], 2, l->host);
+		lab_db_bind_text(st[S_LINK], 3, l->nic);
+		lab_db_bind_text(st[S_LINK], 4, l->mac);
+		lab_db_bind_text(st[S_LINK], 5, l->port);
 		sqlite3_bind_int64(st[S_LINK], 6, (sqlite3_int64)l->ifindex);
-		db_bind_text(st[S_LINK], 7, l->source);
+		lab_db_bind_text(st[S_LINK], 7, l->source);
 		sqlite3_bind_int64(st[S_LINK], 8, now);
 		if (step(db, st[S_LINK], err) == -1)
 			goto out;
 	}
 	for (i = 0; i < f->n; i++) {
-		db_bind_text(st[S_FIND], 1, v->name);
-		db_bind_text(st[S_FIND], 2, f->v[i].severity);
-		db_bind_text(st[S_FIND], 3, f->v[i].kind);
-		db_bind_text(st[S_FIND], 4, f->v[i].subject);
-		db_bind_text(st[S_FIND], 5, f->v[i].message);
+		lab_db_bind_text(st[S_FIND], 1, v->name);
+		lab_db_bind_text(st[S_FIND], 2, f->v[i].severity);
+		lab_db_bind_text(st[S_FIND], 3, f->v[i].kind);
+		lab_db_bind_text(st[S_FIND], 4, f->v[i].subject);
+		lab_db_bind_text(st[S_FIND], 5, f->v[i].message);
 		sqlite3_bind_int64(st[S_FIND], 6, now);
 		if (step(db, st[S_FIND], err) == -1)
 			goto out;
@@ -309,7 +309,7 @@ lab_db_switch_ports(struct lab_db *db, const char *sw,
 	sqlite3_stmt		*st;
 	int			 rc;
 
-	if (db_prepare(db, "SELECT p.ifindex, p.name, p.alias, p.oper_status, "
+	if (lab_db_prepare(db, "SELECT p.ifindex, p.name, p.alias, p.oper_status, "
 	    "p.admin_status, p.speed_mbps, p.duplex, h.name, l.nic, "
 	    "p.speed_suspect, w.discovered_at FROM switch_ports p "
 	    "JOIN switches w ON w.id = p.switch_id "
@@ -319,7 +319,7 @@ lab_db_switch_ports(struct lab_db *db, const char *sw,
 	    "WHERE w.name = ?1 ORDER BY p.ifindex, h.name, l.nic",
 	    &st, err) == -1)
 		return -1;
-	db_bind_text(st, 1, sw);
+	lab_db_bind_text(st, 1, sw);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if ((v = realloc(r.v, (r.n + 1) * sizeof(*v))) == NULL)
 			break;
@@ -327,14 +327,14 @@ lab_db_switch_ports(struct lab_db *db, const char *sw,
 		v = &r.v[r.n++];
 		memset(v, 0, sizeof(*v));
 		v->ifindex = (unsigned long)sqlite3_column_int64(st, 0);
-		v->name = db_text(st, 1);
-		v->alias = db_text(st, 2);
-		v->oper_status = db_text(st, 3);
-		v->admin_status = db_text(st, 4);
+		v->name = lab_db_text(st, 1);
+		v->alias = lab_db_text(st, 2);
+		v->oper_status = lab_db_text(st, 3);
+		v->admin_status = lab_db_text(st, 4);
 		v->speed_mbps = sqlite3_column_int64(st, 5);
-		v->duplex = db_text(st, 6);
-		v->host = db_text(st, 7);
-		v->nic = db_text(st, 8);
+		v->duplex = lab_db_text(st, 6);
+		v->host = lab_db_text(st, 7);
+		v->nic = lab_db_text(st, 8);
 		v->speed_suspect = sqlite3_column_int(st, 9);
 		r.discovered_at = sqlite3_column_int64(st, 10);
 	}
@@ -342,7 +342,7 @@ lab_db_switch_ports(struct lab_db *db, const char *sw,
 	if (rc != SQLITE_DONE) {
 		lab_port_rows_release(&r);
 		return rc == SQLITE_ROW ? lab_err_oom(err) :
-		    db_fail(db, err, "read ports");
+		    lab_db_fail(db, err, "read ports");
 	}
 	*ret = r;
 	return 0;
@@ -378,11 +378,11 @@ lab_db_switch_findings(struct lab_db *db, const char *sw,
 	const char		*sev;
 	int			 rc;
 
-	if (db_prepare(db, "SELECT f.severity, f.kind, f.subject, f.message "
+	if (lab_db_prepare(db, "SELECT f.severity, f.kind, f.subject, f.message "
 	    "FROM switch_findings f JOIN switches w ON w.id = f.switch_id "
 	    "WHERE w.name = ?1 ORDER BY f.rowid", &st, err) == -1)
 		return -1;
-	db_bind_text(st, 1, sw);
+	lab_db_bind_text(st, 1, sw);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if ((v = realloc(f.v, (f.n + 1) * sizeof(*v))) == NULL)
 			break;
@@ -394,14 +394,14 @@ lab_db_switch_findings(struct lab_db *db, const char *sw,
 		    sev && strcmp(sev, "warning") == 0 ? "warning" : "info";
 		v->kind = lab_finding_kind_static(
 		    (const char *)sqlite3_column_text(st, 1));
-		v->subject = db_text(st, 2);
-		v->message = db_text(st, 3);
+		v->subject = lab_db_text(st, 2);
+		v->message = lab_db_text(st, 3);
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		lab_findings_release(&f);
 		return rc == SQLITE_ROW ? lab_err_oom(err) :
-		    db_fail(db, err, "read findings");
+		    lab_db_fail(db, err, "read findings");
 	}
 	*ret = f;
 	return 0;

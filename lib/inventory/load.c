@@ -116,7 +116,7 @@ loc_of(struct ctx *c, const struct ynode *n)
 static const char *
 kind_name(const struct ynode *n)
 {
-	if (yaml_is_null(n))
+	if (lab_yaml_is_null(n))
 		return "nothing";
 	switch (n->kind) {
 	case YNODE_SEQ:
@@ -198,7 +198,7 @@ want_kind(struct ctx *c, const struct ynode *n, enum ynode_kind kind,
 {
 	static const char *const names[] = { "a value", "a list", "a mapping" };
 
-	if (n->kind == kind && !(kind == YNODE_SCALAR && yaml_is_null(n)))
+	if (n->kind == kind && !(kind == YNODE_SCALAR && lab_yaml_is_null(n)))
 		return 0;
 	return fail(c, n, "%s must be %s, not %s", what, names[kind],
 	    kind_name(n));
@@ -216,12 +216,12 @@ want_value(struct ctx *c, const struct ynode *map, const char *key,
 	char			 label[128];
 
 	*ret = NULL;
-	if (n == NULL || (opt && yaml_is_null(n))) {
+	if (n == NULL || (opt && lab_yaml_is_null(n))) {
 		if (opt)
 			return 0;
 		return fail(c, map, "%s has no '%s'", what, key);
 	}
-	if (n->kind != YNODE_SCALAR || n->len == 0 || yaml_is_null(n)) {
+	if (n->kind != YNODE_SCALAR || n->len == 0 || lab_yaml_is_null(n)) {
 		snprintf(label, sizeof(label), "'%s' of %s", key, what);
 		if (want_kind(c, n, YNODE_SCALAR, label) == -1)
 			return -1;
@@ -293,7 +293,7 @@ want_int(struct ctx *c, const struct ynode *map, const char *key,
 	const struct ynode	*n = get(map, key);
 	long			 v;
 
-	if (n == NULL || yaml_is_null(n))
+	if (n == NULL || lab_yaml_is_null(n))
 		return 0;
 	if (n->kind == YNODE_SCALAR && !n->plain &&
 	    lab_parse_int(n->value, min, max, &v) == 0)
@@ -314,7 +314,7 @@ want_bool(struct ctx *c, const struct ynode *map, const char *key,
 {
 	const struct ynode	*n = get(map, key);
 
-	if (n == NULL || yaml_is_null(n))
+	if (n == NULL || lab_yaml_is_null(n))
 		return 0;
 	if (n->kind == YNODE_SCALAR && n->plain) {
 		if (strcmp(n->value, "true") == 0) {
@@ -405,7 +405,7 @@ load_workarounds(struct ctx *c, const struct ynode *seq, struct lab_bmc *b,
 	unsigned		 bits = 0;
 	size_t			 i;
 
-	if (seq == NULL || yaml_is_null(seq))
+	if (seq == NULL || lab_yaml_is_null(seq))
 		return 0;
 	snprintf(label, sizeof(label), "'workarounds' of %s", what);
 	if (want_kind(c, seq, YNODE_SEQ, label) == -1)
@@ -540,7 +540,7 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (net->gateway != NULL && net->address == NULL)
 		return fail(c, get(n, "gateway"), "%s has a gateway but no "
 		    "address (without an address the host uses DHCP)", what);
-	if ((seq = get(n, "dns")) == NULL || yaml_is_null(seq))
+	if ((seq = get(n, "dns")) == NULL || lab_yaml_is_null(seq))
 		return 0;
 	if (want_kind(c, seq, YNODE_SEQ, "'dns'") == -1)
 		return -1;
@@ -748,22 +748,22 @@ load_host(struct ctx *c, const struct ynode *n)
 	if (want_model(c, n, what, LAB_MODEL_SERVER, &h->model) == -1 ||
 	    want_str(c, n, "role", what, 1, &h->role) == -1)
 		return -1;
-	if ((v = get(n, "groups")) != NULL && !yaml_is_null(v) &&
+	if ((v = get(n, "groups")) != NULL && !lab_yaml_is_null(v) &&
 	    load_groups_of(c, v, h) == -1)
 		return -1;
-	if ((v = get(n, "bmc")) != NULL && !yaml_is_null(v) &&
+	if ((v = get(n, "bmc")) != NULL && !lab_yaml_is_null(v) &&
 	    load_bmc(c, v, h) == -1)
 		return -1;
-	if ((v = get(n, "ssh")) != NULL && !yaml_is_null(v) &&
+	if ((v = get(n, "ssh")) != NULL && !lab_yaml_is_null(v) &&
 	    load_ssh(c, v, h) == -1)
 		return -1;
-	if ((v = get(n, "network")) != NULL && !yaml_is_null(v) &&
+	if ((v = get(n, "network")) != NULL && !lab_yaml_is_null(v) &&
 	    load_network(c, v, h) == -1)
 		return -1;
-	if ((v = get(n, "nics")) != NULL && !yaml_is_null(v) &&
+	if ((v = get(n, "nics")) != NULL && !lab_yaml_is_null(v) &&
 	    load_nics(c, v, h) == -1)
 		return -1;
-	if ((v = get(n, "disks")) != NULL && !yaml_is_null(v) &&
+	if ((v = get(n, "disks")) != NULL && !lab_yaml_is_null(v) &&
 	    load_disks(c, v, h) == -1)
 		return -1;
 	return 0;
@@ -815,7 +815,7 @@ load_switch(struct ctx *c, const struct ynode *n)
 	    want_address(c, n, what, &s->address) == -1 ||
 	    want_int(c, n, "port", what, 1, 65535, &s->port) == -1)
 		return -1;
-	if ((v = get(n, "snmp")) != NULL && !yaml_is_null(v) &&
+	if ((v = get(n, "snmp")) != NULL && !lab_yaml_is_null(v) &&
 	    load_snmp(c, v, s) == -1)
 		return -1;
 	return 0;
@@ -849,7 +849,7 @@ load_list(struct ctx *c, const struct ynode *root, const char *key,
 	char			 what[32];
 	size_t			 i;
 
-	if (seq == NULL || yaml_is_null(seq))
+	if (seq == NULL || lab_yaml_is_null(seq))
 		return 0;
 	snprintf(what, sizeof(what), "'%s'", key);
 	if (want_kind(c, seq, YNODE_SEQ, what) == -1)
@@ -864,7 +864,7 @@ load_list(struct ctx *c, const struct ynode *root, const char *key,
 static int
 load_root(struct ctx *c, const struct ynode *root)
 {
-	if (root == NULL || yaml_is_null(root))
+	if (root == NULL || lab_yaml_is_null(root))
 		return 0;
 	if (root->kind != YNODE_MAP)
 		return fail(c, root, "an inventory file is a mapping with hosts, "
@@ -913,20 +913,20 @@ lab_inventory_load_buf(struct lab_inventory *inv, const char *name,
 	if (lab_strv_add(&inv->files, name) == -1)
 		return lab_err_oom(err);
 	c.file = inv->files.v[inv->files.n - 1];
-	if (yaml_tree_stream(c.file, buf, len, load_item, &c, &root,
+	if (lab_yaml_tree_stream(c.file, buf, len, load_item, &c, &root,
 	    err) == 0) {
 		rc = load_root(&c, root);
-		yaml_tree_free(root);
+		lab_yaml_tree_free(root);
 		if (rc == 0)
 			return 0;
 	}
 	lab_inventory_truncate(inv, nh, ns, ng, nw);
 	lab_err_init(err);
 	root = NULL;
-	if (yaml_tree_load(c.file, buf, len, &root, err) == -1)
+	if (lab_yaml_tree_load(c.file, buf, len, &root, err) == -1)
 		return -1;
 	rc = load_root(&c, root);
-	yaml_tree_free(root);
+	lab_yaml_tree_free(root);
 	return rc;
 }
 
@@ -946,7 +946,7 @@ load_file(struct lab_inventory *inv, const char *path, struct text *t,
 	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
 		return lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path,
 		    strerror(errno));
-	if (yaml_file_reread(fd, path, YAML_MAX_FILE, &t->buf, &t->cap, &len,
+	if (lab_yaml_file_reread(fd, path, YAML_MAX_FILE, &t->buf, &t->cap, &len,
 	    err) == -1)
 		return -1;
 	return lab_inventory_load_buf(inv, path, t->buf, len, err);

@@ -154,7 +154,7 @@ check_lag(struct bond *b)
 		    "switch ports of the bonded NICs in one LACP LAG: %s",
 		    where.s);
 	else if (unknown.len > 0)
-		rc = plan_warn(b->p, b->err, "switch discovery has not seen "
+		rc = lab_plan_warn(b->p, b->err, "switch discovery has not seen "
 		    "%s: lab cannot check that the switch ports form a LAG, "
 		    "which 802.3ad needs (run lab switch discover)",
 		    unknown.s);
@@ -173,7 +173,7 @@ check_no_lag(struct bond *b)
 	for (i = 0; i < b->n; i++) {
 		s = seen(b, b->nics[i]->name);
 		if (s != NULL && s->switch_name != NULL && s->lag != NULL &&
-		    plan_warn(b->p, b->err, "%s is on %s port %s, in LAG %s: "
+		    lab_plan_warn(b->p, b->err, "%s is on %s port %s, in LAG %s: "
 		    "%s expects plain switch ports", b->nics[i]->name,
 		    s->switch_name, s->port ? s->port : "?", s->lag,
 		    b->req->mode) == -1)
@@ -235,7 +235,7 @@ write_new(struct bond *b, const char *path, int mode, const char *tmpl,
 	}
 	snprintf(comment, sizeof(comment), "stage %s (switch.sh installs it)",
 	    path);
-	s = plan_file(b->p, staged, mode, tmpl, t, comment, b->err);
+	s = lab_plan_file(b->p, staged, mode, tmpl, t, comment, b->err);
 	free(staged);
 	return s;
 }
@@ -368,7 +368,7 @@ script(struct bond *b, const char *name, const char *tmpl)
 
 	snprintf(path, sizeof(path), "%s/%s", STAGING, name);
 	snprintf(comment, sizeof(comment), "the %s script", name);
-	return plan_file(b->p, path, 0700, tmpl, b->t, comment, b->err) ?
+	return lab_plan_file(b->p, path, 0700, tmpl, b->t, comment, b->err) ?
 	    0 : -1;
 }
 
@@ -443,12 +443,12 @@ steps(struct bond *b, const char *slaves)
 	snprintf(comment, sizeof(comment), "the NICs are here with the "
 	    "inventory's MACs, the kernel can bond%s, %s is in use",
 	    b->req->bridge ? " and bridge" : "", b->renderer);
-	if (plan_script(b->p, LAB_STEP_CHECK, "net-check.sh", b->t, comment,
+	if (lab_plan_script(b->p, LAB_STEP_CHECK, "net-check.sh", b->t, comment,
 	    b->err) == NULL)
 		return -1;
 	snprintf(comment, sizeof(comment), "make the staging folder %s "
 	    "(nothing else changes until apply.sh)", STAGING);
-	if (plan_script(b->p, LAB_STEP_RUN, "net-stage.sh", b->t, comment,
+	if (lab_plan_script(b->p, LAB_STEP_RUN, "net-stage.sh", b->t, comment,
 	    b->err) == NULL)
 		return -1;
 	if (strcmp(b->renderer, "ifupdown") == 0)
@@ -465,7 +465,7 @@ steps(struct bond *b, const char *slaves)
 	snprintf(comment, sizeof(comment), "save the current config, arm "
 	    "the rollback (%d s) and start switching to the new one",
 	    b->p->rollback_s);
-	if ((s = plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh %s/apply.sh",
+	if ((s = lab_plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh %s/apply.sh",
 	    STAGING), NULL, comment, b->err)) == NULL)
 		return -1;
 	s->timeout_s = 30;
@@ -475,7 +475,7 @@ steps(struct bond *b, const char *slaves)
 	 * second, opened after that answer, went over the new config, and
 	 * only it confirms.
 	 */
-	if ((s = plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh "
+	if ((s = lab_plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh "
 	    "%s/confirm.sh wait", STAGING), NULL, "wait until switch.sh "
 	    "has the new config up (changes nothing)", b->err)) == NULL)
 		return -1;
@@ -484,7 +484,7 @@ steps(struct bond *b, const char *slaves)
 	snprintf(comment, sizeof(comment), "confirm within %d s, over a "
 	    "connection opened after the wait answered, which stops the "
 	    "rollback", b->p->rollback_s);
-	if ((s = plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh "
+	if ((s = lab_plan_step(b->p, LAB_STEP_RUN, lab_asprintf("sh "
 	    "%s/confirm.sh", STAGING), NULL, comment, b->err)) == NULL)
 		return -1;
 	s->reconnect = 1;
@@ -531,7 +531,7 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 			    "name '%s': host '%s' has a NIC of that name",
 			    req->bridge, h->name);
 	lab_buf_init(&slaves);
-	if ((b.p = plan_new(h, "network", req->mode)) == NULL ||
+	if ((b.p = lab_plan_new(h, "network", req->mode)) == NULL ||
 	    (b.p->staging = strdup(STAGING)) == NULL ||
 	    (b.t = lab_tvars_new()) == NULL) {
 		lab_err_oom(err);
@@ -543,7 +543,7 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 	    check_no_lag(&b)) == -1)
 		goto out;
 	if ((h->network == NULL || h->network->address == NULL) &&
-	    plan_warn(b.p, err, "host '%s' has no network address in the "
+	    lab_plan_warn(b.p, err, "host '%s' has no network address in the "
 	    "inventory: %s gets one over DHCP, which may differ from the "
 	    "address lab reaches it at", h->name, b.top) == -1)
 		goto out;

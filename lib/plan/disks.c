@@ -20,7 +20,7 @@ slot_list(const struct lab_host *h, char *buf, size_t len)
 
 /* The disk in slot, refused when missing or the boot disk. */
 const struct lab_disk *
-disk_find(const struct lab_host *h, const char *slot, const char *role,
+lab_disk_find(const struct lab_host *h, const char *slot, const char *role,
     struct lab_err *err)
 {
 	const char	*cands[64], *near;
@@ -57,7 +57,7 @@ disk_find(const struct lab_host *h, const char *slot, const char *role,
 
 /* The device of d, or a placeholder. */
 char *
-disk_dev(struct lab_plan *p, const struct lab_disk *d)
+lab_disk_dev(struct lab_plan *p, const struct lab_disk *d)
 {
 	if (d->device != NULL)
 		return strdup(d->device);
@@ -67,7 +67,7 @@ disk_dev(struct lab_plan *p, const struct lab_disk *d)
 
 /* Partition n of the disk at dev. */
 char *
-part_dev(const char *dev, int n)
+lab_part_dev(const char *dev, int n)
 {
 	size_t	len = strlen(dev);
 
@@ -82,7 +82,7 @@ part_dev(const char *dev, int n)
 
 /* Frees picked disks. */
 void
-disks_free(struct pdisk *v, size_t n)
+lab_disks_free(struct pdisk *v, size_t n)
 {
 	size_t	i;
 
@@ -95,7 +95,7 @@ disks_free(struct pdisk *v, size_t n)
 
 /* The disks named by slots, or the default ones. */
 int
-disks_pick(struct lab_plan *p, const struct lab_host *h,
+lab_disks_pick(struct lab_plan *p, const struct lab_host *h,
     const char *const *slots, size_t nslots, struct pdisk **ret, size_t *n,
     struct lab_err *err)
 {
@@ -107,7 +107,7 @@ disks_pick(struct lab_plan *p, const struct lab_host *h,
 		return lab_err_oom(err);
 	if (slots != NULL) {
 		for (i = 0; i < nslots; i++) {
-			if ((d = disk_find(h, slots[i], "layout disk",
+			if ((d = lab_disk_find(h, slots[i], "layout disk",
 			    err)) == NULL)
 				goto fail;
 			for (j = 0; j < k; j++)
@@ -118,7 +118,7 @@ disks_pick(struct lab_plan *p, const struct lab_host *h,
 					goto fail;
 				}
 			v[k].d = d;
-			if ((v[k++].dev = disk_dev(p, d)) == NULL)
+			if ((v[k++].dev = lab_disk_dev(p, d)) == NULL)
 				goto oom;
 		}
 	} else {
@@ -127,7 +127,7 @@ disks_pick(struct lab_plan *p, const struct lab_host *h,
 			if (d->boot || strcmp(d->kind, "ssd") == 0)
 				continue;
 			v[k].d = d;
-			if ((v[k++].dev = disk_dev(p, d)) == NULL)
+			if ((v[k++].dev = lab_disk_dev(p, d)) == NULL)
 				goto oom;
 		}
 	}
@@ -137,13 +137,13 @@ disks_pick(struct lab_plan *p, const struct lab_host *h,
 oom:
 	lab_err_oom(err);
 fail:
-	disks_free(v, k);
+	lab_disks_free(v, k);
 	return -1;
 }
 
 /* The CHECK step that every disk is free. */
 int
-disk_checks(struct lab_plan *p, const struct pdisk *v, size_t n, int force,
+lab_disk_checks(struct lab_plan *p, const struct pdisk *v, size_t n, int force,
     struct lab_err *err)
 {
 	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = NULL;
@@ -164,7 +164,7 @@ disk_checks(struct lab_plan *p, const struct pdisk *v, size_t n, int force,
 	    "mounted, in no pool, array or volume group%s)", n,
 	    n == 1 ? "" : "s", n == 1 ? "is" : "are",
 	    force ? "" : ", no partition table");
-	if (plan_script(p, LAB_STEP_CHECK, "check-disks.sh", t, comment,
+	if (lab_plan_script(p, LAB_STEP_CHECK, "check-disks.sh", t, comment,
 	    err) == NULL)
 		return -1;
 	return 0;
@@ -184,7 +184,7 @@ ide_controller(const char *c)
 
 /* Warns about a cache or log device on an IDE-emulation port. */
 int
-disk_ide_warn(struct lab_plan *p, const struct lab_host *h,
+lab_disk_ide_warn(struct lab_plan *p, const struct lab_host *h,
     const struct lab_disk *d, const char *role, struct lab_err *err)
 {
 	const struct lab_model	*m = lab_model_find(h->model);
@@ -194,12 +194,12 @@ disk_ide_warn(struct lab_plan *p, const struct lab_host *h,
 	for (i = 0; m != NULL && m->ide_slots[i] != NULL; i++)
 		if (strcmp(m->ide_slots[i], d->slot) == 0)
 			ide = 1;
-	if (ide && plan_warn(p, err, "the %s device in slot %s is on an "
+	if (ide && lab_plan_warn(p, err, "the %s device in slot %s is on an "
 	    "IDE-emulation port (about 132 MB/s, no NCQ): the slowest port "
 	    "for a %s device", role, d->slot, role) == -1)
 		return -1;
 	if (strcmp(d->kind, "ssd") != 0 && strcmp(d->kind, "nvme") != 0 &&
-	    plan_warn(p, err, "the %s device in slot %s is a %s disk, not "
+	    lab_plan_warn(p, err, "the %s device in slot %s is a %s disk, not "
 	    "an SSD", role, d->slot, d->kind) == -1)
 		return -1;
 	return 0;

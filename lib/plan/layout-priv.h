@@ -96,6 +96,6 @@ struct layout {
 };
 
 /* The steps that make a checked layout, and its volumes. */
-int	layout_steps(struct layout *);
+int	lab_layout_steps(struct layout *);
 
 #endif

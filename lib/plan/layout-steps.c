@@ -69,7 +69,7 @@ checks(struct layout *l)
 	lab_tvars_setb(t, "need_lvm", l->ng > 0);
 	lab_tvars_setb(t, "need_sfdisk", parts);
 	lab_tvars_setb(t, "need_mkfs", fs);
-	if (plan_script(l->p, LAB_STEP_CHECK, "check-md.sh", t, "the tools "
+	if (lab_plan_script(l->p, LAB_STEP_CHECK, "check-md.sh", t, "the tools "
 	    "are installed; the arrays and volume groups are new; the mount "
 	    "points are free", l->err) == NULL)
 		return -1;
@@ -79,7 +79,7 @@ checks(struct layout *l)
 		v[i].d = l->d[i].d;
 		v[i].dev = (char *)l->d[i].dev;
 	}
-	rc = disk_checks(l->p, v, l->nd, l->req->force, l->err);
+	rc = lab_disk_checks(l->p, v, l->nd, l->req->force, l->err);
 	free(v);
 	return rc;
 }
@@ -98,7 +98,7 @@ run(struct layout *l, const char *tmpl, struct lab_tvars *t,
 	va_start(ap, fmt);
 	vsnprintf(comment, sizeof(comment), fmt, ap);
 	va_end(ap);
-	return plan_script(l->p, LAB_STEP_RUN, tmpl, t, comment, l->err) ?
+	return lab_plan_script(l->p, LAB_STEP_RUN, tmpl, t, comment, l->err) ?
 	    0 : -1;
 }
 
@@ -206,7 +206,7 @@ volumes(struct layout *l)
 			snprintf(label, sizeof(label), "slot %s", d->d->slot);
 			lab_buf_addf(&b, "%s%s%s", d->v.fs, d->v.mount ?
 			    " on " : "", d->v.mount ? d->v.mount : "");
-			rc = plan_volume(l->p, label, BUFS(&b), d->d->size_bytes,
+			rc = lab_plan_add_volume(l->p, label, BUFS(&b), d->d->size_bytes,
 			    l->err);
 			b.len = 0;
 		}
@@ -218,7 +218,7 @@ volumes(struct layout *l)
 			lab_buf_addf(&b, "%s%s%s", d->p[j].v.fs,
 			    d->p[j].v.mount ? " on " : "",
 			    d->p[j].v.mount ? d->p[j].v.mount : "");
-			rc = plan_volume(l->p, label, BUFS(&b), d->p[j].bytes,
+			rc = lab_plan_add_volume(l->p, label, BUFS(&b), d->p[j].bytes,
 			    l->err);
 			b.len = 0;
 		}
@@ -230,7 +230,7 @@ volumes(struct layout *l)
 		members(&b, l->a[i].m, l->a[i].nm);
 		lab_buf_addf(&b, ": %s%s%s", l->a[i].v.fs, l->a[i].v.mount ?
 		    " on " : "", l->a[i].v.mount ? l->a[i].v.mount : "");
-		rc = plan_volume(l->p, l->a[i].name, BUFS(&b), l->a[i].bytes,
+		rc = lab_plan_add_volume(l->p, l->a[i].name, BUFS(&b), l->a[i].bytes,
 		    l->err);
 		b.len = 0;
 	}
@@ -239,11 +239,11 @@ volumes(struct layout *l)
 		lab_buf_adds(&b, "lvm volume group on ");
 		members(&b, g->m, g->nm);
 		for (j = 0; j < g->nlv; j++) {
-			size_human(g->lv[j].bytes, hs);
+			lab_size_human(g->lv[j].bytes, hs);
 			lab_buf_addf(&b, "%s%s %s", j ? ", " : "; volumes ",
 			    g->lv[j].name, g->lv[j].rest ? "(the rest)" : hs);
 		}
-		rc = plan_volume(l->p, g->name, BUFS(&b), g->bytes, l->err);
+		rc = lab_plan_add_volume(l->p, g->name, BUFS(&b), g->bytes, l->err);
 		b.len = 0;
 	}
 	if (b.oom)
@@ -254,7 +254,7 @@ volumes(struct layout *l)
 
 /* The steps of a layout, in the order they must run. */
 int
-layout_steps(struct layout *l)
+lab_layout_steps(struct layout *l)
 {
 	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = NULL;
 	struct lab_tvars	*r;

@@ -111,7 +111,7 @@ want_str(struct layout *l, const struct ynode *map, const char *key,
 	const struct ynode	*n = get(map, key);
 
 	*ret = NULL;
-	if (n == NULL || yaml_is_null(n)) {
+	if (n == NULL || lab_yaml_is_null(n)) {
 		if (opt)
 			return 0;
 		return fail(l, map, "%s has no '%s'", what, key);
@@ -247,12 +247,12 @@ load_parts(struct layout *l, struct ldisk *d, const struct ynode *seq)
 			    "last partition of slot %s can take the rest",
 			    d->d->slot);
 		fixed += p->bytes;
-		if ((p->dev = own(l, part_dev(d->dev, (int)i + 1))) == NULL)
+		if ((p->dev = own(l, lab_part_dev(d->dev, (int)i + 1))) == NULL)
 			return -1;
 	}
 	if (fixed + ALIGN > d->d->size_bytes) {
-		size_human(fixed, a);
-		size_human(d->d->size_bytes, b);
+		lab_size_human(fixed, a);
+		lab_size_human(d->d->size_bytes, b);
 		return fail(l, seq, "the partitions of slot %s need %s; the "
 		    "disk holds %s", d->d->slot, a, b);
 	}
@@ -288,7 +288,7 @@ load_disks(struct layout *l, const struct ynode *seq)
 		    want_str(l, n, "slot", "a disk", 0, &slot) == -1)
 			return -1;
 		d = &l->d[l->nd++];
-		if ((d->d = disk_find(l->h, slot, "layout disk", l->err)) ==
+		if ((d->d = lab_disk_find(l->h, slot, "layout disk", l->err)) ==
 		    NULL) {
 			n = get(n, "slot");
 			lab_err_prefix(l->err, "%s:%d:%d", l->file, n->line,
@@ -301,7 +301,7 @@ load_disks(struct layout *l, const struct ynode *seq)
 				    "the layout twice (first at line %d)", slot,
 				    l->d[j].v.node->line);
 		snprintf(what, sizeof(what), "the disk in slot %s", slot);
-		if ((d->dev = own(l, disk_dev(l->p, d->d))) == NULL ||
+		if ((d->dev = own(l, lab_disk_dev(l->p, d->d))) == NULL ||
 		    want_word(l, n, "table", what, tables, &d->table) == -1)
 			return -1;
 		parts = get(n, "partitions");
@@ -360,7 +360,7 @@ load_arrays(struct layout *l, const struct ynode *seq)
 		    want_str(l, n, "name", "an array", 0, &name) == -1)
 			return -1;
 		snprintf(what, sizeof(what), "array %.32s", name);
-		if (check_md_name(name, "array", l->err) == -1) {
+		if (lab_check_md_name(name, "array", l->err) == -1) {
 			lab_err_prefix(l->err, "%s:%d:%d", l->file,
 			    get(n, "name")->line, get(n, "name")->col);
 			return -1;
@@ -371,7 +371,7 @@ load_arrays(struct layout *l, const struct ynode *seq)
 			return -1;
 		a = &l->a[l->na++];
 		a->name = name;
-		a->l = md_level_find(level);
+		a->l = lab_md_level_find(level);
 		if (want_vol(l, n, what, &a->v) == -1 ||
 		    (a->dev = own(l, lab_asprintf("/dev/md/%s", name))) == NULL)
 			return -1;
@@ -388,7 +388,7 @@ load_lvs(struct layout *l, struct lvg *g, const struct ynode *seq)
 	char			 what[96];
 	size_t			 i, j;
 
-	if (seq == NULL || yaml_is_null(seq))
+	if (seq == NULL || lab_yaml_is_null(seq))
 		return 0;
 	if (seq->kind != YNODE_SEQ)
 		return fail(l, seq, "'lvs' of volume group %s must be a list",
@@ -403,7 +403,7 @@ load_lvs(struct layout *l, struct lvg *g, const struct ynode *seq)
 		if (want_map(l, n, lv_keys, what) == -1 ||
 		    want_str(l, n, "name", what, 0, &v->name) == -1)
 			return -1;
-		if (check_md_name(v->name, "logical volume", l->err) == -1) {
+		if (lab_check_md_name(v->name, "logical volume", l->err) == -1) {
 			lab_err_prefix(l->err, "%s:%d:%d", l->file,
 			    get(n, "name")->line, get(n, "name")->col);
 			return -1;
@@ -450,7 +450,7 @@ load_vgs(struct layout *l, const struct ynode *seq)
 		if (want_map(l, n, vg_keys, "a volume group") == -1 ||
 		    want_str(l, n, "name", "a volume group", 0, &name) == -1)
 			return -1;
-		if (check_md_name(name, "volume group", l->err) == -1) {
+		if (lab_check_md_name(name, "volume group", l->err) == -1) {
 			lab_err_prefix(l->err, "%s:%d:%d", l->file,
 			    get(n, "name")->line, get(n, "name")->col);
 			return -1;
@@ -519,7 +519,7 @@ unused(struct layout *l, const struct vol *v, const char *what)
 {
 	if (v->used || v->fs != NULL)
 		return 0;
-	return plan_warn(l->p, l->err, "%s is left unused (no 'use' or "
+	return lab_plan_warn(l->p, l->err, "%s is left unused (no 'use' or "
 	    "'fs')", what);
 }
 
@@ -562,18 +562,18 @@ resolve_all(struct layout *l)
 		for (j = 0; j < a->nm; j++)
 			if (a->m[j].bytes < min)
 				min = a->m[j].bytes;
-		size_human(min, ms);
+		lab_size_human(min, ms);
 		for (j = 0; j < a->nm; j++) {
 			if (a->m[j].bytes == min)
 				continue;
-			size_human(a->m[j].bytes - min, b1);
-			size_human(a->m[j].bytes, b2);
-			if (plan_warn(l->p, l->err, "array %s uses %s of %s "
+			lab_size_human(a->m[j].bytes - min, b1);
+			lab_size_human(a->m[j].bytes, b2);
+			if (lab_plan_warn(l->p, l->err, "array %s uses %s of %s "
 			    "(%s): %s of it is lost", a->name, ms,
 			    a->m[j].label, b2, b1) == -1)
 				return -1;
 		}
-		a->bytes = md_usable(a->l, a->nm, min);
+		a->bytes = lab_md_usable(a->l, a->nm, min);
 		if (resolve(l, &a->v, a->dev, a->bytes, a->name, 0) == -1 ||
 		    unused(l, &a->v, a->name) == -1)
 			return -1;
@@ -590,8 +590,8 @@ resolve_all(struct layout *l)
 		for (j = 0; j < g->nlv; j++)
 			fixed += g->lv[j].bytes;
 		if (fixed > g->bytes) {
-			size_human(fixed, b1);
-			size_human(g->bytes, b2);
+			lab_size_human(fixed, b1);
+			lab_size_human(g->bytes, b2);
 			return fail(l, g->node, "the logical volumes of %s "
 			    "need %s; it holds about %s", g->name, b1, b2);
 		}
@@ -650,7 +650,7 @@ load(struct layout *l, const struct ynode *root)
 
 /* Plans a layout file. */
 int
-plan_layout(const struct lab_host *h, const struct lab_storage_req *req,
+lab_plan_layout(const struct lab_host *h, const struct lab_storage_req *req,
     struct lab_plan **ret, struct lab_err *err)
 {
 	struct ynode	*root = NULL;
@@ -671,19 +671,19 @@ plan_layout(const struct lab_host *h, const struct lab_storage_req *req,
 	l->h = h;
 	l->req = req;
 	l->err = err;
-	if ((l->p = plan_new(h, "storage", base)) == NULL) {
+	if ((l->p = lab_plan_new(h, "storage", base)) == NULL) {
 		lab_err_oom(err);
 		goto out;
 	}
-	if (yaml_tree_load(name, req->layout_text, strlen(req->layout_text),
+	if (lab_yaml_tree_load(name, req->layout_text, strlen(req->layout_text),
 	    &root, err) == -1 || load(l, root) == -1 ||
-	    layout_steps(l) == -1)
+	    lab_layout_steps(l) == -1)
 		goto out;
 	*ret = l->p;
 	l->p = NULL;
 	rc = 0;
 out:
-	yaml_tree_free(root);
+	lab_yaml_tree_free(root);
 	lab_plan_free(l->p);
 	lab_strv_release(&l->own);
 	free(l);

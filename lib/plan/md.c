@@ -19,7 +19,7 @@ static const struct md_level levels[] = {
 
 /* The md level called name ("raid1"), or NULL. */
 const struct md_level *
-md_level_find(const char *name)
+lab_md_level_find(const char *name)
 {
 	size_t	i;
 
@@ -31,7 +31,7 @@ md_level_find(const char *name)
 
 /* The capacity of an array. */
 uint64_t
-md_usable(const struct md_level *l, size_t n, uint64_t min)
+lab_md_usable(const struct md_level *l, size_t n, uint64_t min)
 {
 	if (strcmp(l->name, "raid1") == 0)
 		return min;
@@ -42,7 +42,7 @@ md_usable(const struct md_level *l, size_t n, uint64_t min)
 
 /* Refuses names mdadm or LVM would refuse. */
 int
-check_md_name(const char *name, const char *what, struct lab_err *err)
+lab_check_md_name(const char *name, const char *what, struct lab_err *err)
 {
 	const char	*why;
 
@@ -59,11 +59,11 @@ check_md_name(const char *name, const char *what, struct lab_err *err)
 
 /* Plans md RAID with a volume group on it. */
 int
-plan_md(const struct lab_host *h, const struct lab_storage_req *req,
+lab_plan_md(const struct lab_host *h, const struct lab_storage_req *req,
     struct lab_plan **ret, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = NULL;
-	const struct md_level	*l = md_level_find(req->layout + 3);
+	const struct md_level	*l = lab_md_level_find(req->layout + 3);
 	struct lab_tvars	*a, *d;
 	struct lab_step		*s;
 	struct lab_plan		*p;
@@ -79,14 +79,14 @@ plan_md(const struct lab_host *h, const struct lab_storage_req *req,
 	if (req->cache != NULL || req->log != NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "a cache or log "
 		    "device is for ZFS layouts only, not %s", req->layout);
-	if (check_md_name(vg, "volume group", err) == -1)
+	if (lab_check_md_name(vg, "volume group", err) == -1)
 		return -1;
-	if ((p = plan_new(h, "storage", req->layout)) == NULL ||
+	if ((p = lab_plan_new(h, "storage", req->layout)) == NULL ||
 	    (t = lab_tvars_new()) == NULL) {
 		lab_plan_free(p);
 		return lab_err_oom(err);
 	}
-	if (disks_pick(p, h, req->disks, req->ndisks, &v, &n, err) == -1)
+	if (lab_disks_pick(p, h, req->disks, req->ndisks, &v, &n, err) == -1)
 		goto out;
 	slots[0] = '\0';
 	for (i = 0; i < n; i++) {
@@ -103,13 +103,13 @@ plan_md(const struct lab_host *h, const struct lab_storage_req *req,
 		    n ? "slots " : "none", slots);
 		goto out;
 	}
-	size_human(min, ms);
+	lab_size_human(min, ms);
 	for (i = 0; i < n; i++) {
 		if (v[i].d->size_bytes == min)
 			continue;
-		size_human(v[i].d->size_bytes - min, a1);
-		size_human(v[i].d->size_bytes, a2);
-		if (plan_warn(p, err, "%s uses %s of the disk in slot %s (%s): "
+		lab_size_human(v[i].d->size_bytes - min, a1);
+		lab_size_human(v[i].d->size_bytes, a2);
+		if (lab_plan_warn(p, err, "%s uses %s of the disk in slot %s (%s): "
 		    "%s of it is lost", req->layout, ms, v[i].d->slot, a2,
 		    a1) == -1)
 			goto out;
@@ -136,37 +136,37 @@ plan_md(const struct lab_host *h, const struct lab_storage_req *req,
 		lab_err_oom(err);
 		goto out;
 	}
-	if (plan_script(p, LAB_STEP_CHECK, "check-md.sh", t, "mdadm and LVM "
+	if (lab_plan_script(p, LAB_STEP_CHECK, "check-md.sh", t, "mdadm and LVM "
 	    "are installed; the array and the volume group are new",
-	    err) == NULL || disk_checks(p, v, n, req->force, err) == -1)
+	    err) == NULL || lab_disk_checks(p, v, n, req->force, err) == -1)
 		goto out;
 	snprintf(comment, sizeof(comment), "create md %s array %s over %zu "
 	    "disks", l->name, md, n);
-	if (plan_script(p, LAB_STEP_RUN, "md-create.sh", t, comment,
+	if (lab_plan_script(p, LAB_STEP_RUN, "md-create.sh", t, comment,
 	    err) == NULL)
 		goto out;
 	snprintf(comment, sizeof(comment), "make %s an LVM physical volume "
 	    "and create volume group %s on it", md, vg);
-	if (plan_script(p, LAB_STEP_RUN, "lvm-vg.sh", t, comment,
+	if (lab_plan_script(p, LAB_STEP_RUN, "lvm-vg.sh", t, comment,
 	    err) == NULL)
 		goto out;
-	if ((s = plan_script(p, LAB_STEP_RUN, "md-conf.sh", t, "record the "
+	if ((s = lab_plan_script(p, LAB_STEP_RUN, "md-conf.sh", t, "record the "
 	    "array in mdadm.conf and rebuild the initramfs", err)) == NULL)
 		goto out;
 	s->timeout_s = SLOW_S;
 	snprintf(what, sizeof(what), "lvm volume group on md %s (slots %s)",
 	    l->name, slots);
-	if (plan_volume(p, vg, what, md_usable(l, n, min), err) == -1)
+	if (lab_plan_add_volume(p, vg, what, lab_md_usable(l, n, min), err) == -1)
 		goto out;
 	snprintf(what, sizeof(what), "%s (vg %s)", md, vg);
 	for (i = 0; i < n; i++)
-		if (plan_member(p, v[i].d->slot, what, err) == -1)
+		if (lab_plan_add_member(p, v[i].d->slot, what, err) == -1)
 			goto out;
 	*ret = p;
 	p = NULL;
 	rc = 0;
 out:
-	disks_free(v, n);
+	lab_disks_free(v, n);
 	lab_plan_free(p);
 	return rc;
 }

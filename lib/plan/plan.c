@@ -9,7 +9,7 @@
 
 /* A new empty plan. */
 struct lab_plan *
-plan_new(const struct lab_host *h, const char *kind, const char *layout)
+lab_plan_new(const struct lab_host *h, const char *kind, const char *layout)
 {
 	struct lab_plan	*p;
 
@@ -58,7 +58,7 @@ lab_plan_free(struct lab_plan *p)
 
 /* Adds a step, taking over text and content. */
 struct lab_step *
-plan_step(struct lab_plan *p, enum lab_step_kind kind, char *text,
+lab_plan_step(struct lab_plan *p, enum lab_step_kind kind, char *text,
     char *content, const char *comment, struct lab_err *err)
 {
 	struct lab_step	*s;
@@ -88,19 +88,19 @@ oom:
 
 /* Adds a CHECK or RUN step rendered from a built-in template. */
 struct lab_step *
-plan_script(struct lab_plan *p, enum lab_step_kind kind, const char *tmpl,
+lab_plan_script(struct lab_plan *p, enum lab_step_kind kind, const char *tmpl,
     const struct lab_tvars *vars, const char *comment, struct lab_err *err)
 {
 	char	*text;
 
 	if (lab_template_render_builtin(tmpl, vars, &text, err) == -1)
 		return NULL;
-	return plan_step(p, kind, text, NULL, comment, err);
+	return lab_plan_step(p, kind, text, NULL, comment, err);
 }
 
 /* Adds a WRITE step rendered from a built-in template. */
 struct lab_step *
-plan_file(struct lab_plan *p, const char *path, int mode, const char *tmpl,
+lab_plan_file(struct lab_plan *p, const char *path, int mode, const char *tmpl,
     const struct lab_tvars *vars, const char *comment, struct lab_err *err)
 {
 	struct lab_step	*s;
@@ -108,7 +108,7 @@ plan_file(struct lab_plan *p, const char *path, int mode, const char *tmpl,
 
 	if (lab_template_render_builtin(tmpl, vars, &content, err) == -1)
 		return NULL;
-	if ((s = plan_step(p, LAB_STEP_WRITE, strdup(path), content, comment,
+	if ((s = lab_plan_step(p, LAB_STEP_WRITE, strdup(path), content, comment,
 	    err)) != NULL)
 		s->mode = mode;
 	return s;
@@ -116,7 +116,7 @@ plan_file(struct lab_plan *p, const char *path, int mode, const char *tmpl,
 
 /* Adds a warning. */
 int
-plan_warn(struct lab_plan *p, struct lab_err *err, const char *fmt, ...)
+lab_plan_warn(struct lab_plan *p, struct lab_err *err, const char *fmt, ...)
 {
 	va_list	 ap;
 	char	*s;
@@ -132,7 +132,7 @@ plan_warn(struct lab_plan *p, struct lab_err *err, const char *fmt, ...)
 
 /* Records where a disk goes. */
 int
-plan_member(struct lab_plan *p, const char *slot, const char *member_of,
+lab_plan_add_member(struct lab_plan *p, const char *slot, const char *member_of,
     struct lab_err *err)
 {
 	struct lab_plan_member	*m;
@@ -153,7 +153,7 @@ plan_member(struct lab_plan *p, const char *slot, const char *member_of,
 
 /* Records a volume. */
 int
-plan_volume(struct lab_plan *p, const char *name, const char *what,
+lab_plan_add_volume(struct lab_plan *p, const char *name, const char *what,
     uint64_t bytes, struct lab_err *err)
 {
 	struct lab_plan_volume	*v;
@@ -176,7 +176,7 @@ plan_volume(struct lab_plan *p, const char *name, const char *what,
 
 /* "1.5 TB" */
 void
-size_human(uint64_t v, char buf[32])
+lab_size_human(uint64_t v, char buf[32])
 {
 	lab_format_size_human(v, buf, 32);
 }
@@ -208,16 +208,16 @@ lab_plan_storage(const struct lab_host *h, const struct lab_storage_req *req,
 		if (req->layout != NULL)
 			return lab_err_set(err, LAB_EXIT_INPUT, "give a layout "
 			    "name or a layout file, not both");
-		return plan_layout(h, req, ret, err);
+		return lab_plan_layout(h, req, ret, err);
 	}
 	if (req->layout == NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "no layout given "
 		    "(raid10, raidz1, raidz2, mirror, stripe, md-raid1, "
 		    "md-raid10, md-raid5, or a layout file)");
 	if (among(req->layout, zfs_layouts))
-		return plan_zfs(h, req, ret, err);
+		return lab_plan_zfs(h, req, ret, err);
 	if (among(req->layout, md_layouts))
-		return plan_md(h, req, ret, err);
+		return lab_plan_md(h, req, ret, err);
 	near = lab_suggest(req->layout, all_layouts,
 	    LAB_ARRAY_SIZE(all_layouts));
 	if (near != NULL)
@@ -328,11 +328,11 @@ lab_plan_text(const struct lab_plan *p, struct lab_buf *b,
 	if (p->nvolumes > 0) {
 		lab_buf_adds(b, "\n");
 		for (i = 0; i < p->nvolumes; i++) {
-			size_human(p->volumes[i].bytes, hs);
+			lab_size_human(p->volumes[i].bytes, hs);
 			lab_buf_addf(b, "  %s: %s, %s\n", p->volumes[i].name,
 			    p->volumes[i].what, hs);
 		}
-		size_human(p->usable_bytes, hs);
+		lab_size_human(p->usable_bytes, hs);
 		lab_buf_addf(b, "Usable capacity: %s (%llu bytes)\n", hs,
 		    (unsigned long long)p->usable_bytes);
 	}

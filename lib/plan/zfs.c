@@ -82,14 +82,14 @@ warn_unequal(struct lab_plan *p, const char *what, const struct pdisk *v,
 	char	a[32], b[32], ms[32];
 	size_t	i;
 
-	size_human(min, ms);
+	lab_size_human(min, ms);
 	for (i = 0; i < n; i++) {
 		if (v[i].d->size_bytes == min)
 			continue;
 		*unequal = 1;
-		size_human(v[i].d->size_bytes - min, a);
-		size_human(v[i].d->size_bytes, b);
-		if (plan_warn(p, err, "%s uses %s of the disk in slot %s (%s): "
+		lab_size_human(v[i].d->size_bytes - min, a);
+		lab_size_human(v[i].d->size_bytes, b);
+		if (lab_plan_warn(p, err, "%s uses %s of the disk in slot %s (%s): "
 		    "%s of it is lost", what, ms, v[i].d->slot, b, a) == -1)
 			return -1;
 	}
@@ -179,7 +179,7 @@ vdevs(struct lab_plan *p, const struct zlayout *z, struct pdisk *v, size_t n,
 			return -1;
 	}
 	lab_buf_addf(what, " stripe(slots %s)", slots);
-	if (n > 1 && plan_warn(p, err, "a stripe has no redundancy: one "
+	if (n > 1 && lab_plan_warn(p, err, "a stripe has no redundancy: one "
 	    "failed disk loses the whole pool") == -1)
 		return -1;
 	return 0;
@@ -202,15 +202,15 @@ members(struct lab_plan *p, const struct zlayout *z, const char *pool,
 			snprintf(name, sizeof(name), "%s/%s-0", pool, z->vdev);
 		else
 			snprintf(name, sizeof(name), "%s", pool);
-		if (plan_member(p, v[i].d->slot, name, err) == -1)
+		if (lab_plan_add_member(p, v[i].d->slot, name, err) == -1)
 			return -1;
 	}
 	snprintf(name, sizeof(name), "%s/cache", pool);
 	if (cache->d != NULL &&
-	    plan_member(p, cache->d->slot, name, err) == -1)
+	    lab_plan_add_member(p, cache->d->slot, name, err) == -1)
 		return -1;
 	snprintf(name, sizeof(name), "%s/log", pool);
-	if (log->d != NULL && plan_member(p, log->d->slot, name, err) == -1)
+	if (log->d != NULL && lab_plan_add_member(p, log->d->slot, name, err) == -1)
 		return -1;
 	return 0;
 }
@@ -225,20 +225,20 @@ extra(struct lab_plan *p, const struct lab_host *h, const char *slot,
 
 	if (slot == NULL)
 		return 0;
-	if ((ret->d = disk_find(h, slot, role, err)) == NULL)
+	if ((ret->d = lab_disk_find(h, slot, role, err)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (v[i].d == ret->d)
 			return lab_err_set(err, LAB_EXIT_INPUT, "slot %s is "
 			    "both a data disk and the %s device", slot, role);
-	if ((ret->dev = disk_dev(p, ret->d)) == NULL)
+	if ((ret->dev = lab_disk_dev(p, ret->d)) == NULL)
 		return lab_err_oom(err);
-	return disk_ide_warn(p, h, ret->d, role, err);
+	return lab_disk_ide_warn(p, h, ret->d, role, err);
 }
 
 /* Plans a ZFS pool. */
 int
-plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
+lab_plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
     struct lab_plan **ret, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = NULL;
@@ -260,12 +260,12 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 	lab_buf_init(&what);
 	if (check_pool(pool, err) == -1)
 		return -1;
-	if ((p = plan_new(h, "storage", req->layout)) == NULL ||
+	if ((p = lab_plan_new(h, "storage", req->layout)) == NULL ||
 	    (t = lab_tvars_new()) == NULL) {
 		lab_plan_free(p);
 		return lab_err_oom(err);
 	}
-	if (disks_pick(p, h, req->disks, req->ndisks, &v, &n, err) == -1)
+	if (lab_disks_pick(p, h, req->disks, req->ndisks, &v, &n, err) == -1)
 		goto out;
 	if (req->cache != NULL && req->log != NULL &&
 	    strcmp(req->cache, req->log) == 0) {
@@ -281,12 +281,12 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 		goto out;
 	if (req->facts.zfs_lz4 == 0) {
 		compression = "on";
-		if (plan_warn(p, err, "the target's ZFS has no lz4 (an older "
+		if (lab_plan_warn(p, err, "the target's ZFS has no lz4 (an older "
 		    "pool version, such as zfs-fuse's 23): compression=on "
 		    "(lzjb) instead, and no sync property either (its writes "
 		    "behave as sync=standard)") == -1)
 			goto out;
-	} else if (req->facts.zfs_lz4 < 0 && plan_warn(p, err, "whether the "
+	} else if (req->facts.zfs_lz4 < 0 && lab_plan_warn(p, err, "whether the "
 	    "target's ZFS has lz4 is not known: a check before apply "
 	    "refuses it if not") == -1)
 		goto out;
@@ -306,7 +306,7 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 	lab_tvars_setb(t, "force", req->force || unequal);
 	snprintf(comment, sizeof(comment), "ZFS is installed and pool %s "
 	    "is new", pool);
-	if (plan_script(p, LAB_STEP_CHECK, "check-zfs.sh", t, comment,
+	if (lab_plan_script(p, LAB_STEP_CHECK, "check-zfs.sh", t, comment,
 	    err) == NULL)
 		goto out;
 	if ((all = calloc(n + 2, sizeof(*all))) == NULL) {
@@ -319,18 +319,18 @@ plan_zfs(const struct lab_host *h, const struct lab_storage_req *req,
 		all[na++] = cache;
 	if (log.d != NULL)
 		all[na++] = log;
-	if (disk_checks(p, all, na, req->force, err) == -1)
+	if (lab_disk_checks(p, all, na, req->force, err) == -1)
 		goto out;
 	snprintf(comment, sizeof(comment), "create pool %s (%s over %zu "
 	    "disks)", pool, z->name, n);
-	if (plan_script(p, LAB_STEP_RUN, "zfs-create.sh", t, comment,
+	if (lab_plan_script(p, LAB_STEP_RUN, "zfs-create.sh", t, comment,
 	    err) == NULL)
 		goto out;
 	if (what.oom) {
 		lab_err_oom(err);
 		goto out;
 	}
-	if (plan_volume(p, pool, what.s, usable, err) == -1)
+	if (lab_plan_add_volume(p, pool, what.s, usable, err) == -1)
 		goto out;
 	*ret = p;
 	p = NULL;
@@ -340,7 +340,7 @@ out:
 	free(all);
 	free(cache.dev);
 	free(log.dev);
-	disks_free(v, n);
+	lab_disks_free(v, n);
 	lab_plan_free(p);
 	return rc;
 }

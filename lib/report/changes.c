@@ -50,7 +50,7 @@ snap_macs(struct lab_db *db, struct lab_report *r, struct lab_buf *b,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (db_prepare(db, "SELECT s.name, lower(f.mac), "
+	if (lab_db_prepare(db, "SELECT s.name, lower(f.mac), "
 	    "coalesce(p.name, f.ifindex, '?') FROM switch_fdb f "
 	    "JOIN switches s ON s.id = f.switch_id "
 	    "LEFT JOIN switch_ports p ON p.switch_id = f.switch_id AND "
@@ -69,13 +69,14 @@ snap_macs(struct lab_db *db, struct lab_report *r, struct lab_buf *b,
 	}
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return db_fail(db, err, "read MAC tables");
+		return lab_db_fail(db, err, "read MAC tables");
 	return 0;
 }
 
 /* Fills r->snapshot. */
 int
-report_snapshot(struct lab_db *db, struct lab_report *r, struct lab_err *err)
+lab_report_snapshot(struct lab_db *db, struct lab_report *r,
+    struct lab_err *err)
 {
 	const struct lab_report_host	*h;
 	const struct lab_report_port	*p;
@@ -195,7 +196,7 @@ facts_parse(const char *text, struct facts *f)
 			if ((p = strchr(p, '\t')) != NULL &&
 			    k < key_fields(line[0]))
 				p++;
-		if ((v = report_push(&f->v, &f->n, sizeof(*v))) == NULL)
+		if ((v = lab_report_push(&f->v, &f->n, sizeof(*v))) == NULL)
 			return -1;
 		v->line = line;
 		v->keylen = p == NULL ? strlen(line) : (size_t)(p - line);
@@ -259,7 +260,7 @@ change(struct lab_report *r, const char *kind, const char *subject,
 {
 	struct lab_report_change	*c;
 
-	if (message == NULL || (c = report_push(&r->changes, &r->nchanges,
+	if (message == NULL || (c = lab_report_push(&r->changes, &r->nchanges,
 	    sizeof(*c))) == NULL) {
 		free(message);
 		return -1;
@@ -412,7 +413,7 @@ compare(struct lab_report *r, const struct facts *old,
 
 /* Lists the changes since the previous run. */
 int
-report_changes(struct lab_db *db, struct lab_report *r, int64_t since,
+lab_report_changes(struct lab_db *db, struct lab_report *r, int64_t since,
     struct lab_err *err)
 {
 	struct facts	 old, cur;
@@ -420,21 +421,21 @@ report_changes(struct lab_db *db, struct lab_report *r, int64_t since,
 	char		*prev = NULL;
 	int		 rc;
 
-	if (db_prepare(db, "SELECT time, snapshot FROM report_runs "
+	if (lab_db_prepare(db, "SELECT time, snapshot FROM report_runs "
 	    "WHERE ?1 = 0 OR time <= ?1 ORDER BY time DESC, id DESC LIMIT 1",
 	    &st, err) == -1)
 		return -1;
 	sqlite3_bind_int64(st, 1, since);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		r->previous_run = sqlite3_column_int64(st, 0);
-		if ((prev = db_text(st, 1)) == NULL)
+		if ((prev = lab_db_text(st, 1)) == NULL)
 			rc = SQLITE_NOMEM;
 	}
 	sqlite3_finalize(st);
 	if (rc == SQLITE_NOMEM)
 		return lab_err_oom(err);
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return db_fail(db, err, "read report runs");
+		return lab_db_fail(db, err, "read report runs");
 	if (prev == NULL)
 		return 0;
 	rc = 0;
@@ -457,14 +458,14 @@ lab_report_record(struct lab_db *db, const struct lab_report *r,
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (db_prepare(db, "INSERT INTO report_runs (time, snapshot) "
+	if (lab_db_prepare(db, "INSERT INTO report_runs (time, snapshot) "
 	    "VALUES (?1, ?2)", &st, err) == -1)
 		return -1;
 	sqlite3_bind_int64(st, 1, r->generated_at);
-	db_bind_text(st, 2, r->snapshot ? r->snapshot : "");
+	lab_db_bind_text(st, 2, r->snapshot ? r->snapshot : "");
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
-		return db_fail(db, err, "record the report run");
+		return lab_db_fail(db, err, "record the report run");
 	return 0;
 }

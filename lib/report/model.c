@@ -19,7 +19,7 @@
  * 40,000 disks are not 40,000 reallocs.
  */
 void *
-report_push(void *vp, size_t *n, size_t sz)
+lab_report_push(void *vp, size_t *n, size_t sz)
 {
 	void	**v = vp;
 	char	 *p = *v;
@@ -39,12 +39,12 @@ report_push(void *vp, size_t *n, size_t sz)
 
 /* Adds a finding (copies of the strings). */
 int
-report_finding(struct lab_report *r, const char *severity,
+lab_report_finding_push(struct lab_report *r, const char *severity,
     const char *subject, const char *message)
 {
 	struct lab_report_finding	*f;
 
-	if ((f = report_push(&r->findings, &r->nfindings, sizeof(*f))) == NULL)
+	if ((f = lab_report_push(&r->findings, &r->nfindings, sizeof(*f))) == NULL)
 		return -1;
 	f->severity = lab_strdup(severity);
 	f->subject = lab_strdup(subject);
@@ -96,7 +96,7 @@ ids_add(struct ids *ids, int64_t id)
 {
 	int64_t	*p;
 
-	if ((p = report_push(&ids->v, &ids->n, sizeof(*p))) == NULL)
+	if ((p = lab_report_push(&ids->v, &ids->n, sizeof(*p))) == NULL)
 		return -1;
 	*p = id;
 	return 0;
@@ -135,7 +135,7 @@ step_fail(struct lab_db *db, sqlite3_stmt *st, int rc, struct lab_err *err,
 	sqlite3_finalize(st);
 	if (rc == SQLITE_NOMEM)
 		return lab_err_oom(err);
-	return db_fail(db, err, what);
+	return lab_db_fail(db, err, what);
 }
 
 static int
@@ -147,7 +147,7 @@ load_hosts(struct lab_db *db, struct lab_report *r, struct ids *ids,
 	sqlite3_stmt		*st;
 	int			 rc;
 
-	if (db_prepare(db, "SELECT h.id, h.name, h.model, h.role, b.type, "
+	if (lab_db_prepare(db, "SELECT h.id, h.name, h.model, h.role, b.type, "
 	    "b.address, b.port, ps.state, ps.seen_at, ps.checked_at, "
 	    "ps.bmc_reachable, (SELECT pr.kind || ' ' || pr.layout || ' ' || "
 	    "pr.status || ' ' || strftime('%Y-%m-%dT%H:%M:%SZ', "
@@ -159,15 +159,15 @@ load_hosts(struct lab_db *db, struct lab_report *r, struct ids *ids,
 	    &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((h = report_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
+		if ((h = lab_report_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
 		    NULL || ids_add(ids, sqlite3_column_int64(st, 0)) == -1) {
 			sqlite3_finalize(st);
 			return lab_err_oom(err);
 		}
 		lab_strv_init(&h->groups);
-		h->name = db_text(st, 1);
-		h->model = db_text(st, 2);
-		h->role = db_text(st, 3);
+		h->name = lab_db_text(st, 1);
+		h->model = lab_db_text(st, 2);
+		h->role = lab_db_text(st, 3);
 		if ((m = lab_model_find(h->model)) != NULL)
 			h->model_name = lab_strdup(m->name);
 		if (sqlite3_column_type(st, 4) != SQLITE_NULL)
@@ -177,11 +177,11 @@ load_hosts(struct lab_db *db, struct lab_report *r, struct ids *ids,
 			    sqlite3_column_text(st, 4),
 			    sqlite3_column_text(st, 5),
 			    sqlite3_column_int(st, 6));
-		h->power = db_text(st, 7);
+		h->power = lab_db_text(st, 7);
 		h->power_seen = sqlite3_column_int64(st, 8);
 		h->power_checked = sqlite3_column_int64(st, 9);
 		h->bmc_reachable = sqlite3_column_int(st, 10);
-		h->last_run = db_text(st, 11);
+		h->last_run = lab_db_text(st, 11);
 		if (h->name == NULL || h->model == NULL) {
 			rc = SQLITE_NOMEM;
 			break;
@@ -203,7 +203,7 @@ load_groups(struct lab_db *db, struct lab_report *r, const struct ids *ids,
 	size_t		 i;
 	int		 rc;
 
-	if (db_prepare(db, "SELECT hg.host_id, g.name FROM host_groups hg "
+	if (lab_db_prepare(db, "SELECT hg.host_id, g.name FROM host_groups hg "
 	    "JOIN groups g ON g.id = hg.group_id "
 	    "ORDER BY hg.host_id, hg.position", &st, err) == -1)
 		return -1;
@@ -232,7 +232,7 @@ load_nics(struct lab_db *db, struct lab_report *r, const struct ids *ids,
 	int			 rc;
 
 	/* the link last seen, even by an older discovery: "seen <when>" */
-	if (db_prepare(db, "SELECT n.host_id, n.name, n.mac, s.name, l.port, "
+	if (lab_db_prepare(db, "SELECT n.host_id, n.name, n.mac, s.name, l.port, "
 	    "l.last_seen FROM nics n "
 	    "LEFT JOIN nic_links l ON l.host_id = n.host_id AND l.nic = n.name "
 	    "LEFT JOIN switches s ON s.id = l.switch_id "
@@ -243,15 +243,15 @@ load_nics(struct lab_db *db, struct lab_report *r, const struct ids *ids,
 		if (i == r->nhosts)
 			continue;
 		h = &r->hosts[i];
-		if ((n = report_push(&h->nics, &h->nnics, sizeof(*n))) ==
+		if ((n = lab_report_push(&h->nics, &h->nnics, sizeof(*n))) ==
 		    NULL) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		n->name = db_text(st, 1);
-		n->mac = db_text(st, 2);
-		n->switch_name = db_text(st, 3);
-		n->port = db_text(st, 4);
+		n->name = lab_db_text(st, 1);
+		n->mac = lab_db_text(st, 2);
+		n->switch_name = lab_db_text(st, 3);
+		n->port = lab_db_text(st, 4);
 		n->last_seen = sqlite3_column_int64(st, 5);
 	}
 	if (rc != SQLITE_DONE)
@@ -271,7 +271,7 @@ load_disks(struct lab_db *db, struct lab_report *r, const struct ids *ids,
 	int			 rc;
 
 	/* member_of: where the last done storage run put the disk */
-	if (db_prepare(db, "SELECT d.host_id, d.slot, d.kind, d.size_bytes, "
+	if (lab_db_prepare(db, "SELECT d.host_id, d.slot, d.kind, d.size_bytes, "
 	    "d.controller, m.member_of FROM disks d JOIN hosts h ON "
 	    "h.id = d.host_id LEFT JOIN disk_members m ON m.host = h.name "
 	    "AND m.slot = d.slot ORDER BY d.host_id, d.position", &st,
@@ -282,16 +282,16 @@ load_disks(struct lab_db *db, struct lab_report *r, const struct ids *ids,
 		if (i == r->nhosts)
 			continue;
 		h = &r->hosts[i];
-		if ((d = report_push(&h->disks, &h->ndisks, sizeof(*d))) ==
+		if ((d = lab_report_push(&h->disks, &h->ndisks, sizeof(*d))) ==
 		    NULL) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		d->slot = db_text(st, 1);
-		d->kind = db_text(st, 2);
+		d->slot = lab_db_text(st, 1);
+		d->kind = lab_db_text(st, 2);
 		d->size_bytes = (uint64_t)sqlite3_column_int64(st, 3);
-		d->controller = db_text(st, 4);
-		d->member_of = db_text(st, 5);
+		d->controller = lab_db_text(st, 4);
+		d->member_of = lab_db_text(st, 5);
 	}
 	if (rc != SQLITE_DONE)
 		return step_fail(db, st, rc, err, "read disks");
@@ -308,24 +308,24 @@ load_switches(struct lab_db *db, struct lab_report *r, struct ids *ids,
 	sqlite3_stmt			*st;
 	int				 rc;
 
-	if (db_prepare(db, "SELECT id, name, model, sys_descr, discovered_at "
+	if (lab_db_prepare(db, "SELECT id, name, model, sys_descr, discovered_at "
 	    "FROM switches ORDER BY name", &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((s = report_push(&r->switches, &r->nswitches,
+		if ((s = lab_report_push(&r->switches, &r->nswitches,
 		    sizeof(*s))) == NULL ||
 		    ids_add(ids, sqlite3_column_int64(st, 0)) == -1) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
-		s->name = db_text(st, 1);
-		s->model = db_text(st, 2);
+		s->name = lab_db_text(st, 1);
+		s->model = lab_db_text(st, 2);
 		if (s->model != NULL &&
 		    (m = lab_model_find(s->model)) != NULL) {
 			s->model_name = lab_strdup(m->name);
 			s->model_ports = m->switch_ports;
 		}
-		s->descr = db_text(st, 3);
+		s->descr = lab_db_text(st, 3);
 		s->discovered_at = sqlite3_column_int64(st, 4);
 		if (s->discovered_at == 0) {
 			/* a walk that never completed leaves no description */
@@ -356,7 +356,7 @@ load_ports(struct lab_db *db, struct lab_report *r, const struct ids *ids,
 	 * whose members do, the hosts whose link the last discovery saw,
 	 * and the neighbours: correlated, still one statement.
 	 */
-	if (db_prepare(db, "SELECT p.switch_id, p.ifindex, p.name, p.alias, "
+	if (lab_db_prepare(db, "SELECT p.switch_id, p.ifindex, p.name, p.alias, "
 	    "p.oper_status, p.speed_mbps, p.duplex, p.speed_suspect, "
 	    "(SELECT group_concat(v.vlan_id, ',') FROM switch_vlans v "
 	    " WHERE v.switch_id = p.switch_id AND "
@@ -386,23 +386,23 @@ load_ports(struct lab_db *db, struct lab_report *r, const struct ids *ids,
 		if (i == r->nswitches)
 			continue;
 		s = &r->switches[i];
-		if ((p = report_push(&s->ports, &s->nports, sizeof(*p))) ==
+		if ((p = lab_report_push(&s->ports, &s->nports, sizeof(*p))) ==
 		    NULL) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
 		p->ifindex = (unsigned long)sqlite3_column_int64(st, 1);
-		p->name = db_text(st, 2);
-		p->alias = db_text(st, 3);
-		p->oper_status = db_text(st, 4);
+		p->name = lab_db_text(st, 2);
+		p->alias = lab_db_text(st, 3);
+		p->oper_status = lab_db_text(st, 4);
 		p->speed_mbps = sqlite3_column_int64(st, 5);
-		p->duplex = db_text(st, 6);
+		p->duplex = lab_db_text(st, 6);
 		p->speed_suspect = sqlite3_column_int(st, 7);
-		p->vlan = db_text(st, 8);
-		p->lag = db_text(st, 9);
-		p->host = db_text(st, 10);
-		p->nic = db_text(st, 11);
-		p->neighbor = db_text(st, 12);
+		p->vlan = lab_db_text(st, 8);
+		p->lag = lab_db_text(st, 9);
+		p->host = lab_db_text(st, 10);
+		p->nic = lab_db_text(st, 11);
+		p->neighbor = lab_db_text(st, 12);
 	}
 	if (rc != SQLITE_DONE)
 		return step_fail(db, st, rc, err, "read switch ports");
@@ -416,12 +416,12 @@ load_findings(struct lab_db *db, struct lab_report *r, struct lab_err *err)
 	sqlite3_stmt	*st;
 	int		 rc;
 
-	if (db_prepare(db, "SELECT f.severity, f.subject, f.message "
+	if (lab_db_prepare(db, "SELECT f.severity, f.subject, f.message "
 	    "FROM switch_findings f JOIN switches s ON s.id = f.switch_id "
 	    "ORDER BY s.name, f.rowid", &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (report_finding(r, (const char *)sqlite3_column_text(st, 0),
+		if (lab_report_finding_push(r, (const char *)sqlite3_column_text(st, 0),
 		    (const char *)sqlite3_column_text(st, 1),
 		    (const char *)sqlite3_column_text(st, 2)) == -1) {
 			rc = SQLITE_NOMEM;
@@ -440,21 +440,21 @@ load_audit(struct lab_db *db, struct lab_report *r, struct lab_err *err)
 	sqlite3_stmt		*st;
 	int			 rc;
 
-	if (db_prepare(db, "SELECT time, user, argv, result, message FROM "
+	if (lab_db_prepare(db, "SELECT time, user, argv, result, message FROM "
 	    "(SELECT * FROM audit_log ORDER BY id DESC LIMIT 20) ORDER BY id",
 	    &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((a = report_push(&r->audit, &r->naudit, sizeof(*a))) ==
+		if ((a = lab_report_push(&r->audit, &r->naudit, sizeof(*a))) ==
 		    NULL) {
 			rc = SQLITE_NOMEM;
 			break;
 		}
 		a->time = sqlite3_column_int64(st, 0);
-		a->user = db_text(st, 1);
-		a->argv = db_text(st, 2);
+		a->user = lab_db_text(st, 1);
+		a->argv = lab_db_text(st, 2);
 		a->result = sqlite3_column_int(st, 3);
-		a->message = db_text(st, 4);
+		a->message = lab_db_text(st, 4);
 	}
 	if (rc != SQLITE_DONE)
 		return step_fail(db, st, rc, err, "read the audit log");
@@ -484,7 +484,7 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 	if (h->bmc != NULL && h->power_checked == 0) {
 		msg = lab_asprintf("BMC %s never checked: run 'lab power "
 		    "status %s'", h->bmc, h->name);
-		rc = msg == NULL ? -1 : report_finding(r, "info", h->name, msg);
+		rc = msg == NULL ? -1 : lab_report_finding_push(r, "info", h->name, msg);
 		free(msg);
 	} else if (h->bmc != NULL && !h->bmc_reachable) {
 		lab_format_time(h->power_checked, when, sizeof(when));
@@ -493,7 +493,7 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 		    m != NULL && strncmp(m->id, "hp-microserver", 14) == 0 ?
 		    "; the Remote Access Card has no battery, so the "
 		    "MicroServer's mains power may be off" : "");
-		rc = msg == NULL ? -1 : report_finding(r, "critical", h->name,
+		rc = msg == NULL ? -1 : lab_report_finding_push(r, "critical", h->name,
 		    msg);
 		free(msg);
 	}
@@ -502,7 +502,7 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 		    !slot_is_ide(m, h->disks[i].slot))
 			continue;
 		subj = lab_asprintf("%s disk %s", h->name, h->disks[i].slot);
-		rc = subj == NULL ? -1 : report_finding(r, "warning", subj,
+		rc = subj == NULL ? -1 : lab_report_finding_push(r, "warning", subj,
 		    "SSD on an IDE-emulation port: as a cache it runs at a "
 		    "fraction of its speed (set the port to AHCI in the BIOS, "
 		    "or use a bay)");
@@ -565,7 +565,7 @@ derive(struct lab_report *r)
 			continue;
 		msg = lab_asprintf("never discovered: run 'lab switch "
 		    "discover %s'", r->switches[i].name);
-		if (msg == NULL || report_finding(r, "info",
+		if (msg == NULL || lab_report_finding_push(r, "info",
 		    r->switches[i].name, msg) == -1) {
 			free(msg);
 			return -1;
@@ -602,8 +602,8 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since,
 		lab_err_oom(err);
 		goto out;
 	}
-	if (report_snapshot(db, r, err) == -1 ||
-	    report_changes(db, r, since, err) == -1)
+	if (lab_report_snapshot(db, r, err) == -1 ||
+	    lab_report_changes(db, r, since, err) == -1)
 		goto out;
 	*ret = r;
 	r = NULL;
@@ -620,7 +620,7 @@ int
 lab_report_add_finding(struct lab_report *r, const char *severity,
     const char *subject, const char *message, struct lab_err *err)
 {
-	if (report_finding(r, severity, subject, message) == -1 ||
+	if (lab_report_finding_push(r, severity, subject, message) == -1 ||
 	    sort_findings(r) == -1)
 		return lab_err_oom(err);
 	return 0;
@@ -635,7 +635,7 @@ lab_report_add_findings(struct lab_report *r, const char *severity,
 	size_t	i;
 
 	for (i = 0; i < n; i++)
-		if (report_finding(r, severity, subjects[i], messages[i]) == -1)
+		if (lab_report_finding_push(r, severity, subjects[i], messages[i]) == -1)
 			return lab_err_oom(err);
 	if (sort_findings(r) == -1)
 		return lab_err_oom(err);

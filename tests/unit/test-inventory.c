@@ -521,17 +521,17 @@ test_limits(void)
 		lab_err_init(&err);
 		root = NULL;
 		if (i == YAML_MAX_DEPTH) {
-			CHECK(yaml_tree_load("deep.yaml", b.s, b.len, &root,
+			CHECK(lab_yaml_tree_load("deep.yaml", b.s, b.len, &root,
 			    &err) == 0);
 			CHECK(root != NULL && root->kind == YNODE_SEQ);
 		} else {
-			CHECK(yaml_tree_load("deep.yaml", b.s, b.len, &root,
+			CHECK(lab_yaml_tree_load("deep.yaml", b.s, b.len, &root,
 			    &err) == -1);
 			CHECK(err.code == LAB_EXIT_INPUT);
 			CHECK_HAS(err.msg,
 			    "deep.yaml:1:34: nesting is too deep");
 		}
-		yaml_tree_free(root);
+		lab_yaml_tree_free(root);
 		lab_buf_release(&b);
 	}
 }

@@ -34,20 +34,20 @@ lab_mib_bridge(const struct lab_varbind *vbs, size_t n,
 	memset(&br, 0, sizeof(br));
 	cnt = 0;
 	for (i = 0; i < n; i++)
-		if (mib_column(&vbs[i], base_oid, MIB_LEN(base_oid), &col,
+		if (lab_mib_column(&vbs[i], base_oid, MIB_LEN(base_oid), &col,
 		    &idx, &idx_len) && col == BASE_IFINDEX && idx_len == 1)
 			cnt++;
 	if (cnt == 0)
 		return 0;
-	if ((br.v = mib_calloc(cnt, sizeof(*br.v), err)) == NULL)
+	if ((br.v = lab_mib_calloc(cnt, sizeof(*br.v), err)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (!mib_column(&vbs[i], base_oid, MIB_LEN(base_oid), &col,
+		if (!lab_mib_column(&vbs[i], base_oid, MIB_LEN(base_oid), &col,
 		    &idx, &idx_len) || col != BASE_IFINDEX || idx_len != 1)
 			continue;
 		/* dot1dBasePort is 1..65535; ifIndex 0 means none. */
 		if (idx[0] == 0 || idx[0] > 65535 ||
-		    mib_int(&vbs[i], 1, 2147483647, &v) == -1)
+		    lab_mib_int(&vbs[i], 1, 2147483647, &v) == -1)
 			continue;
 		br.v[br.n].port = idx[0];
 		br.v[br.n].ifindex = (unsigned long)v;

@@ -27,7 +27,7 @@ cdprow(const struct lab_varbind *vb, unsigned long *col,
 {
 	size_t	idx_len;
 
-	if (!mib_column(vb, cdp_oid, MIB_LEN(cdp_oid), col, idx, &idx_len) ||
+	if (!lab_mib_column(vb, cdp_oid, MIB_LEN(cdp_oid), col, idx, &idx_len) ||
 	    idx_len != 2 || *col < CDP_ADDRTYPE || *col > CDP_PLATFORM)
 		return 0;
 	return (*idx)[0] != 0 && (*idx)[0] <= 2147483647UL;
@@ -40,7 +40,7 @@ text(char **slot, const struct lab_varbind *vb, struct lab_err *err)
 
 	if (vb->type != LAB_SNMP_OCTETS)
 		return 0;
-	if ((s = mib_text(vb)) == NULL)
+	if ((s = lab_mib_text(vb)) == NULL)
 		return lab_err_oom(err);
 	free(*slot);
 	*slot = s;
@@ -68,12 +68,12 @@ lab_mib_cdp(const struct lab_varbind *vbs, size_t n,
 	memset(&keys, 0, sizeof(keys));
 	for (i = 0; i < n; i++)
 		if (cdprow(&vbs[i], &col, &idx) &&
-		    mib_keys_add(&keys, idx, 2, err) == -1)
+		    lab_mib_keys_add(&keys, idx, 2, err) == -1)
 			goto fail;
-	mib_keys_sort(&keys);
-	if ((nb.v = mib_calloc(keys.n, sizeof(*nb.v), err)) == NULL ||
-	    (addr = mib_calloc(keys.n, sizeof(*addr), err)) == NULL ||
-	    (iptype = mib_calloc(keys.n, 1, err)) == NULL)
+	lab_mib_keys_sort(&keys);
+	if ((nb.v = lab_mib_calloc(keys.n, sizeof(*nb.v), err)) == NULL ||
+	    (addr = lab_mib_calloc(keys.n, sizeof(*addr), err)) == NULL ||
+	    (iptype = lab_mib_calloc(keys.n, 1, err)) == NULL)
 		goto fail;
 	nb.n = keys.n;
 	for (i = 0; i < nb.n; i++) {
@@ -82,12 +82,12 @@ lab_mib_cdp(const struct lab_varbind *vbs, size_t n,
 	}
 	for (i = 0; i < n; i++) {
 		if (!cdprow(&vbs[i], &col, &idx) ||
-		    (at = mib_keys_find(&keys, idx, 2)) < 0)
+		    (at = lab_mib_keys_find(&keys, idx, 2)) < 0)
 			continue;
 		r = &nb.v[at];
 		switch (col) {
 		case CDP_ADDRTYPE:
-			if (mib_int(&vbs[i], 1, 65535, &v) == 0)
+			if (lab_mib_int(&vbs[i], 1, 65535, &v) == 0)
 				iptype[at] = v == CDP_ADDR_IP ? 1 : 2;
 			continue;
 		case CDP_ADDRESS:
@@ -124,19 +124,19 @@ lab_mib_cdp(const struct lab_varbind *vbs, size_t n,
 				goto fail;
 			}
 		}
-		if (mib_neighbor_finish(&nb.v[i]) == -1) {
+		if (lab_mib_neighbor_finish(&nb.v[i]) == -1) {
 			lab_err_oom(err);
 			goto fail;
 		}
 	}
 	free(addr);
 	free(iptype);
-	mib_keys_release(&keys);
-	return mib_neighbors_append(out, &nb, err);
+	lab_mib_keys_release(&keys);
+	return lab_mib_neighbors_append(out, &nb, err);
 fail:
 	free(addr);
 	free(iptype);
-	mib_keys_release(&keys);
+	lab_mib_keys_release(&keys);
 	lab_snmp_neighbors_release(&nb);
 	return -1;
 }

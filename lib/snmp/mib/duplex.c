@@ -41,10 +41,10 @@ lab_mib_duplex(const struct lab_varbind *vbs, size_t n,
 	(void)err;
 	for (i = 0; i < n; i++) {
 		/* dot3StatsIndex is an ifIndex. */
-		if (!mib_column(&vbs[i], dot3_oid, MIB_LEN(dot3_oid), &col,
+		if (!lab_mib_column(&vbs[i], dot3_oid, MIB_LEN(dot3_oid), &col,
 		    &idx, &idx_len) || col != DOT3_DUPLEX || idx_len != 1)
 			continue;
-		if (mib_int(&vbs[i], 1, 3, &v) == -1)
+		if (lab_mib_int(&vbs[i], 1, 3, &v) == -1)
 			continue;
 		if ((p = find(ports, idx[0])) == NULL)
 			continue;

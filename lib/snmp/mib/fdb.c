@@ -24,7 +24,7 @@ row(const struct lab_varbind *vb, int q, unsigned long *vlan, char *mac)
 	size_t			 idx_len, i;
 
 	if (q) {
-		if (!mib_column(vb, qfdb_oid, MIB_LEN(qfdb_oid), &col, &idx,
+		if (!lab_mib_column(vb, qfdb_oid, MIB_LEN(qfdb_oid), &col, &idx,
 		    &idx_len) || col != FDB_PORT || idx_len != 7)
 			return 0;
 		/* dot1qFdbId is Unsigned32; VLAN ids fit in 12 bits. */
@@ -33,7 +33,7 @@ row(const struct lab_varbind *vb, int q, unsigned long *vlan, char *mac)
 		*vlan = idx[0];
 		idx++;
 	} else {
-		if (!mib_column(vb, dfdb_oid, MIB_LEN(dfdb_oid), &col, &idx,
+		if (!lab_mib_column(vb, dfdb_oid, MIB_LEN(dfdb_oid), &col, &idx,
 		    &idx_len) || col != FDB_PORT || idx_len != 6)
 			return 0;
 		*vlan = 0;
@@ -75,14 +75,14 @@ collect(const struct lab_varbind *vbs, size_t n, int q,
 			cnt++;
 	if (cnt == 0)
 		return 0;
-	if ((f->v = mib_calloc(cnt, sizeof(*f->v), err)) == NULL)
+	if ((f->v = lab_mib_calloc(cnt, sizeof(*f->v), err)) == NULL)
 		return -1;
 	f->qbridge = q;
 	for (i = 0; i < n; i++) {
 		if (!row(&vbs[i], q, &vlan, mac))
 			continue;
 		/* Port 0: learnt but not on a known port; keep it as 0. */
-		if (mib_int(&vbs[i], 0, 65535, &port) == -1)
+		if (lab_mib_int(&vbs[i], 0, 65535, &port) == -1)
 			continue;
 		memcpy(f->v[f->n].mac, mac, sizeof(mac));
 		f->v[f->n].vlan = vlan;

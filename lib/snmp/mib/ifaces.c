@@ -27,12 +27,12 @@ ifcol(const struct lab_varbind *vb, int *x, unsigned long *col,
 	const unsigned long	*idx;
 	size_t			 idx_len;
 
-	if (mib_column(vb, if_oid, MIB_LEN(if_oid), col, &idx, &idx_len)) {
+	if (lab_mib_column(vb, if_oid, MIB_LEN(if_oid), col, &idx, &idx_len)) {
 		*x = 0;
 		if (*col != IF_DESCR && *col != IF_TYPE && *col != IF_SPEED &&
 		    *col != IF_ADMIN && *col != IF_OPER)
 			return 0;
-	} else if (mib_column(vb, ifx_oid, MIB_LEN(ifx_oid), col, &idx,
+	} else if (lab_mib_column(vb, ifx_oid, MIB_LEN(ifx_oid), col, &idx,
 	    &idx_len)) {
 		*x = 1;
 		if (*col != IFX_NAME && *col != IFX_HIGHSPEED &&
@@ -54,7 +54,7 @@ settext(char **slot, const struct lab_varbind *vb)
 
 	if (vb->type != LAB_SNMP_OCTETS)
 		return 0;
-	if ((s = mib_text(vb)) == NULL)
+	if ((s = lab_mib_text(vb)) == NULL)
 		return -1;
 	free(*slot);
 	*slot = s;
@@ -73,7 +73,7 @@ fill(struct lab_snmp_port *p, int x, unsigned long col,
 		return settext(&p->name, vb);
 	if (x && col == IFX_ALIAS)
 		return settext(&p->alias, vb);
-	if (!x && col == IF_TYPE && mib_int(vb, 1, 2147483647, &v) == 0)
+	if (!x && col == IF_TYPE && lab_mib_int(vb, 1, 2147483647, &v) == 0)
 		p->type = (long)v;
 	else if (!x && col == IF_SPEED && vb->type == LAB_SNMP_GAUGE32 &&
 	    vb->u <= UINT32_MAX) {
@@ -83,9 +83,9 @@ fill(struct lab_snmp_port *p, int x, unsigned long col,
 	    vb->u <= UINT32_MAX) {
 		p->high_speed = (uint32_t)vb->u;
 		p->flags |= LAB_PORT_HAS_HIGHSPEED;
-	} else if (!x && col == IF_ADMIN && mib_int(vb, 1, 3, &v) == 0)
+	} else if (!x && col == IF_ADMIN && lab_mib_int(vb, 1, 3, &v) == 0)
 		p->admin_status = (int)v;
-	else if (!x && col == IF_OPER && mib_int(vb, 1, 7, &v) == 0)
+	else if (!x && col == IF_OPER && lab_mib_int(vb, 1, 7, &v) == 0)
 		p->oper_status = (int)v;
 	return 0;
 }
@@ -135,10 +135,10 @@ lab_mib_ifaces(const struct lab_varbind *vbs, size_t n,
 	memset(&ps, 0, sizeof(ps));
 	for (i = 0; i < n; i++)
 		if (ifcol(&vbs[i], &x, &col, &ifindex) &&
-		    mib_keys_add(&keys, &ifindex, 1, err) == -1)
+		    lab_mib_keys_add(&keys, &ifindex, 1, err) == -1)
 			goto fail;
-	mib_keys_sort(&keys);
-	if ((ps.v = mib_calloc(keys.n, sizeof(*ps.v), err)) == NULL)
+	lab_mib_keys_sort(&keys);
+	if ((ps.v = lab_mib_calloc(keys.n, sizeof(*ps.v), err)) == NULL)
 		goto fail;
 	ps.n = keys.n;
 	for (i = 0; i < ps.n; i++)
@@ -146,7 +146,7 @@ lab_mib_ifaces(const struct lab_varbind *vbs, size_t n,
 	for (i = 0; i < n; i++) {
 		if (!ifcol(&vbs[i], &x, &col, &ifindex))
 			continue;
-		if ((at = mib_keys_find(&keys, &ifindex, 1)) < 0)
+		if ((at = lab_mib_keys_find(&keys, &ifindex, 1)) < 0)
 			continue;
 		if (fill(&ps.v[at], x, col, &vbs[i]) == -1) {
 			lab_err_oom(err);
@@ -158,11 +158,11 @@ lab_mib_ifaces(const struct lab_varbind *vbs, size_t n,
 			lab_err_oom(err);
 			goto fail;
 		}
-	mib_keys_release(&keys);
+	lab_mib_keys_release(&keys);
 	*out = ps;
 	return 0;
 fail:
-	mib_keys_release(&keys);
+	lab_mib_keys_release(&keys);
 	lab_snmp_ports_release(&ps);
 	return -1;
 }

@@ -28,12 +28,12 @@ member(const struct lab_varbind *vb, unsigned long *port, unsigned long *agg)
 	size_t			 idx_len;
 	long long		 v;
 
-	if (!mib_column(vb, aggport_oid, MIB_LEN(aggport_oid), &col, &idx,
+	if (!lab_mib_column(vb, aggport_oid, MIB_LEN(aggport_oid), &col, &idx,
 	    &idx_len) || col != AGGPORT_ATTACHED || idx_len != 1 ||
 	    idx[0] == 0 || idx[0] > 2147483647UL)
 		return 0;
 	/* 0 is "not attached"; a port attached to itself is no LAG. */
-	if (mib_int(vb, 1, 2147483647, &v) == -1 ||
+	if (lab_mib_int(vb, 1, 2147483647, &v) == -1 ||
 	    (unsigned long)v == idx[0])
 		return 0;
 	*port = idx[0];
@@ -50,15 +50,15 @@ lagrow(const struct lab_varbind *vb, unsigned long *ifindex)
 	size_t			 idx_len;
 	long long		 v;
 
-	if (mib_column(vb, if_oid, MIB_LEN(if_oid), &col, &idx, &idx_len)) {
+	if (lab_mib_column(vb, if_oid, MIB_LEN(if_oid), &col, &idx, &idx_len)) {
 		if (col != IF_TYPE || idx_len != 1 || idx[0] == 0 ||
 		    idx[0] > 2147483647UL ||
-		    mib_int(vb, 1, 2147483647, &v) == -1 || v != IFTYPE_LAG)
+		    lab_mib_int(vb, 1, 2147483647, &v) == -1 || v != IFTYPE_LAG)
 			return 0;
 		*ifindex = idx[0];
 		return 1;
 	}
-	if (mib_column(vb, agg_oid, MIB_LEN(agg_oid), &col, &idx, &idx_len)) {
+	if (lab_mib_column(vb, agg_oid, MIB_LEN(agg_oid), &col, &idx, &idx_len)) {
 		if (idx_len != 1 || idx[0] == 0 || idx[0] > 2147483647UL)
 			return 0;
 		*ifindex = idx[0];
@@ -83,10 +83,10 @@ lab_mib_lag(const struct lab_varbind *vbs, size_t n,
 	memset(&keys, 0, sizeof(keys));
 	for (i = 0; i < n; i++)
 		if (lagrow(&vbs[i], &ifindex) &&
-		    mib_keys_add(&keys, &ifindex, 1, err) == -1)
+		    lab_mib_keys_add(&keys, &ifindex, 1, err) == -1)
 			goto fail;
-	mib_keys_sort(&keys);
-	if ((lg.v = mib_calloc(keys.n, sizeof(*lg.v), err)) == NULL)
+	lab_mib_keys_sort(&keys);
+	if ((lg.v = lab_mib_calloc(keys.n, sizeof(*lg.v), err)) == NULL)
 		goto fail;
 	lg.n = keys.n;
 	for (i = 0; i < lg.n; i++)
@@ -94,18 +94,18 @@ lab_mib_lag(const struct lab_varbind *vbs, size_t n,
 	for (i = 0; i < n; i++) {
 		if (!member(&vbs[i], &port, &ifindex))
 			continue;
-		if ((at = mib_keys_find(&keys, &ifindex, 1)) < 0)
+		if ((at = lab_mib_keys_find(&keys, &ifindex, 1)) < 0)
 			continue;
-		if (mib_ifset_add(&lg.v[at].members, port, err) == -1)
+		if (lab_mib_ifset_add(&lg.v[at].members, port, err) == -1)
 			goto fail;
 	}
 	for (i = 0; i < lg.n; i++)
-		mib_ifset_sort(&lg.v[i].members);
-	mib_keys_release(&keys);
+		lab_mib_ifset_sort(&lg.v[i].members);
+	lab_mib_keys_release(&keys);
 	*out = lg;
 	return 0;
 fail:
-	mib_keys_release(&keys);
+	lab_mib_keys_release(&keys);
 	lab_snmp_lags_release(&lg);
 	return -1;
 }

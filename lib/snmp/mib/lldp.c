@@ -72,7 +72,7 @@ names(const struct lab_varbind *vbs, size_t n, const unsigned long *prefix,
 			cnt++;
 	if (cnt == 0)
 		return 0;
-	if ((out->v = mib_calloc(cnt, sizeof(*out->v), err)) == NULL)
+	if ((out->v = lab_mib_calloc(cnt, sizeof(*out->v), err)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++)
 		if (vbs[i].oid != NULL && vbs[i].oid_len == plen + 1 &&
@@ -136,10 +136,10 @@ ident(const struct lab_varbind *vb, int is_mac)
 	if (vb == NULL || vb->type != LAB_SNMP_OCTETS || vb->str == NULL)
 		return strdup("");
 	if (is_mac && vb->str_len == 6)
-		return mib_hex(vb->str, 6, ':');
-	if (mib_printable(vb))
-		return mib_text(vb);
-	return mib_hex(vb->str, vb->str_len, ':');
+		return lab_mib_hex(vb->str, 6, ':');
+	if (lab_mib_printable(vb))
+		return lab_mib_text(vb);
+	return lab_mib_hex(vb->str, vb->str_len, ':');
 }
 
 /* Fills one neighbour from its columns (NULL when absent). */
@@ -153,21 +153,21 @@ build(struct lab_snmp_neighbor *r, const struct lab_varbind **c,
 	if (c[REM_SYSNAME - 4] != NULL &&
 	    c[REM_SYSNAME - 4]->type == LAB_SNMP_OCTETS &&
 	    c[REM_SYSNAME - 4]->str_len > 0) {
-		if ((r->remote_device = mib_text(c[REM_SYSNAME - 4])) == NULL)
+		if ((r->remote_device = lab_mib_text(c[REM_SYSNAME - 4])) == NULL)
 			return -1;
 	}
 	if (r->remote_device == NULL || r->remote_device[0] == '\0') {
 		free(r->remote_device);
 		sub = 0;
 		if (c[REM_CHASSIS_SUB - 4] != NULL)
-			(void)mib_int(c[REM_CHASSIS_SUB - 4], 1, 7, &sub);
+			(void)lab_mib_int(c[REM_CHASSIS_SUB - 4], 1, 7, &sub);
 		if ((r->remote_device = ident(c[REM_CHASSIS - 4],
 		    sub == CHASSIS_MAC)) == NULL)
 			return -1;
 	}
 	sub = 0;
 	if (c[REM_PORT_SUB - 4] != NULL)
-		(void)mib_int(c[REM_PORT_SUB - 4], 1, 7, &sub);
+		(void)lab_mib_int(c[REM_PORT_SUB - 4], 1, 7, &sub);
 	if (c[REM_PORT - 4] != NULL && c[REM_PORT - 4]->str_len > 0)
 		r->remote_port = ident(c[REM_PORT - 4], sub == PORT_MAC);
 	else
@@ -175,7 +175,7 @@ build(struct lab_snmp_neighbor *r, const struct lab_varbind **c,
 	if (r->remote_port == NULL)
 		return -1;
 	if (c[REM_SYSDESC - 4] != NULL &&
-	    (r->version = mib_text(c[REM_SYSDESC - 4])) == NULL)
+	    (r->version = lab_mib_text(c[REM_SYSDESC - 4])) == NULL)
 		return -1;
 	if (man != NULL) {
 		snprintf(buf, sizeof(buf), "%lu.%lu.%lu.%lu", man->oid[
@@ -185,7 +185,7 @@ build(struct lab_snmp_neighbor *r, const struct lab_varbind **c,
 		if ((r->address = strdup(buf)) == NULL)
 			return -1;
 	}
-	return mib_neighbor_finish(r);
+	return lab_mib_neighbor_finish(r);
 }
 
 /* An IPv4 management address row: col.tm.port.rem.1.4.a.b.c.d. */
@@ -195,7 +195,7 @@ manrow(const struct lab_varbind *vb, const unsigned long **idx)
 	unsigned long	col;
 	size_t		idx_len, i;
 
-	if (!mib_column(vb, man_oid, MIB_LEN(man_oid), &col, idx, &idx_len) ||
+	if (!lab_mib_column(vb, man_oid, MIB_LEN(man_oid), &col, idx, &idx_len) ||
 	    idx_len != 9 || (*idx)[3] != 1 || (*idx)[4] != 4)
 		return 0;
 	for (i = 5; i < 9; i++)
@@ -222,29 +222,29 @@ lab_mib_lldp(const struct lab_varbind *vbs, size_t n,
 	memset(&m, 0, sizeof(m));
 	memset(&keys, 0, sizeof(keys));
 	for (i = 0; i < n; i++)
-		if (mib_column(&vbs[i], rem_oid, MIB_LEN(rem_oid), &col, &idx,
+		if (lab_mib_column(&vbs[i], rem_oid, MIB_LEN(rem_oid), &col, &idx,
 		    &idx_len) && idx_len == 3 && col >= REM_CHASSIS_SUB &&
 		    col <= REM_SYSDESC &&
-		    mib_keys_add(&keys, idx, 3, err) == -1)
+		    lab_mib_keys_add(&keys, idx, 3, err) == -1)
 			goto fail;
-	mib_keys_sort(&keys);
+	lab_mib_keys_sort(&keys);
 	if (keys.n == 0) {
-		mib_keys_release(&keys);
+		lab_mib_keys_release(&keys);
 		return 0;
 	}
-	if ((nb.v = mib_calloc(keys.n, sizeof(*nb.v), err)) == NULL ||
-	    (cols = mib_calloc(keys.n, NCOLS * sizeof(*cols), err)) == NULL ||
-	    (man = mib_calloc(keys.n, sizeof(*man), err)) == NULL)
+	if ((nb.v = lab_mib_calloc(keys.n, sizeof(*nb.v), err)) == NULL ||
+	    (cols = lab_mib_calloc(keys.n, NCOLS * sizeof(*cols), err)) == NULL ||
+	    (man = lab_mib_calloc(keys.n, sizeof(*man), err)) == NULL)
 		goto fail;
 	nb.n = keys.n;
 	for (i = 0; i < n; i++) {
-		if (mib_column(&vbs[i], rem_oid, MIB_LEN(rem_oid), &col, &idx,
+		if (lab_mib_column(&vbs[i], rem_oid, MIB_LEN(rem_oid), &col, &idx,
 		    &idx_len) && idx_len == 3 && col >= REM_CHASSIS_SUB &&
 		    col <= REM_SYSDESC &&
-		    (at = mib_keys_find(&keys, idx, 3)) >= 0)
+		    (at = lab_mib_keys_find(&keys, idx, 3)) >= 0)
 			cols[at * NCOLS + (col - REM_CHASSIS_SUB)] = &vbs[i];
 		else if (manrow(&vbs[i], &idx) &&
-		    (at = mib_keys_find(&keys, idx, 3)) >= 0 && man[at] == NULL)
+		    (at = lab_mib_keys_find(&keys, idx, 3)) >= 0 && man[at] == NULL)
 			man[at] = &vbs[i];
 	}
 	if (names(vbs, n, ifname_oid, MIB_LEN(ifname_oid), &m.ifname,
@@ -276,8 +276,8 @@ lab_mib_lldp(const struct lab_varbind *vbs, size_t n,
 	free(m.ifdescr.v);
 	free(m.locport.v);
 	lab_snmp_bridge_release(&m.bridge);
-	mib_keys_release(&keys);
-	return mib_neighbors_append(out, &nb, err);
+	lab_mib_keys_release(&keys);
+	return lab_mib_neighbors_append(out, &nb, err);
 fail:
 	free(cols);
 	free(man);
@@ -285,7 +285,7 @@ fail:
 	free(m.ifdescr.v);
 	free(m.locport.v);
 	lab_snmp_bridge_release(&m.bridge);
-	mib_keys_release(&keys);
+	lab_mib_keys_release(&keys);
 	lab_snmp_neighbors_release(&nb);
 	return -1;
 }

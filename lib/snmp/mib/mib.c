@@ -163,7 +163,7 @@ lab_snmp_neighbors_release(struct lab_snmp_neighbors *nb)
 
 /* Matches prefix.COL.INDEX. */
 int
-mib_column(const struct lab_varbind *vb, const unsigned long *prefix,
+lab_mib_column(const struct lab_varbind *vb, const unsigned long *prefix,
     size_t plen, unsigned long *col, const unsigned long **idx,
     size_t *idx_len)
 {
@@ -180,7 +180,7 @@ mib_column(const struct lab_varbind *vb, const unsigned long *prefix,
 
 /* The integer value of a numeric varbind, within [min, max]. */
 int
-mib_int(const struct lab_varbind *vb, long long min, long long max,
+lab_mib_int(const struct lab_varbind *vb, long long min, long long max,
     long long *out)
 {
 	long long	v;
@@ -209,7 +209,7 @@ mib_int(const struct lab_varbind *vb, long long min, long long max,
 
 /* A bounded, cleaned copy of an OCTET STRING. */
 char *
-mib_text(const struct lab_varbind *vb)
+lab_mib_text(const struct lab_varbind *vb)
 {
 	size_t	 len, i;
 	char	*s;
@@ -239,7 +239,7 @@ mib_text(const struct lab_varbind *vb)
 
 /* 1 for printable ASCII text. */
 int
-mib_printable(const struct lab_varbind *vb)
+lab_mib_printable(const struct lab_varbind *vb)
 {
 	size_t	i;
 
@@ -253,7 +253,7 @@ mib_printable(const struct lab_varbind *vb)
 
 /* Hex of bytes with an optional separator. */
 char *
-mib_hex(const unsigned char *p, size_t len, char sep)
+lab_mib_hex(const unsigned char *p, size_t len, char sep)
 {
 	static const char	 digits[] = "0123456789abcdef";
 	char			*s, *q;
@@ -276,7 +276,7 @@ mib_hex(const unsigned char *p, size_t len, char sep)
 
 /* Adds a row key. */
 int
-mib_keys_add(struct mib_keys *k, const unsigned long *key, size_t len,
+lab_mib_keys_add(struct mib_keys *k, const unsigned long *key, size_t len,
     struct lab_err *err)
 {
 	unsigned long	(*v)[MIB_KEY_MAX];
@@ -284,7 +284,7 @@ mib_keys_add(struct mib_keys *k, const unsigned long *key, size_t len,
 
 	/* Each column repeats the row keys: squeeze them out before growing. */
 	if (k->n == k->cap)
-		mib_keys_sort(k);
+		lab_mib_keys_sort(k);
 	if (k->cap == 0 || k->n > k->cap / 2) {
 		if (k->n >= LAB_MIB_MAX_ROWS)
 			return lab_err_set(err, LAB_EXIT_INPUT,
@@ -315,7 +315,7 @@ keycmp(const void *a, const void *b)
 
 /* Sorts keys and drops duplicates. */
 void
-mib_keys_sort(struct mib_keys *k)
+lab_mib_keys_sort(struct mib_keys *k)
 {
 	size_t	i, j;
 
@@ -330,7 +330,8 @@ mib_keys_sort(struct mib_keys *k)
 
 /* Binary search for a key. */
 long
-mib_keys_find(const struct mib_keys *k, const unsigned long *key, size_t len)
+lab_mib_keys_find(const struct mib_keys *k, const unsigned long *key,
+    size_t len)
 {
 	unsigned long	 want[MIB_KEY_MAX];
 	size_t		 lo, hi, mid, i;
@@ -354,7 +355,7 @@ mib_keys_find(const struct mib_keys *k, const unsigned long *key, size_t len)
 
 /* Frees keys. */
 void
-mib_keys_release(struct mib_keys *k)
+lab_mib_keys_release(struct mib_keys *k)
 {
 	free(k->v);
 	memset(k, 0, sizeof(*k));
@@ -362,7 +363,8 @@ mib_keys_release(struct mib_keys *k)
 
 /* Adds to an ifindex set. */
 int
-mib_ifset_add(struct lab_snmp_ifset *s, unsigned long v, struct lab_err *err)
+lab_mib_ifset_add(struct lab_snmp_ifset *s, unsigned long v,
+    struct lab_err *err)
 {
 	unsigned long	*p;
 	size_t		 cap;
@@ -393,7 +395,7 @@ ulcmp(const void *a, const void *b)
 
 /* Sorts a set and drops duplicates. */
 void
-mib_ifset_sort(struct lab_snmp_ifset *s)
+lab_mib_ifset_sort(struct lab_snmp_ifset *s)
 {
 	size_t	i, j;
 
@@ -408,7 +410,7 @@ mib_ifset_sort(struct lab_snmp_ifset *s)
 
 /* Bounded calloc. */
 void *
-mib_calloc(size_t n, size_t sz, struct lab_err *err)
+lab_mib_calloc(size_t n, size_t sz, struct lab_err *err)
 {
 	void	*p;
 
@@ -424,7 +426,7 @@ mib_calloc(size_t n, size_t sz, struct lab_err *err)
 
 /* Appends add's neighbours to out. */
 int
-mib_neighbors_append(struct lab_snmp_neighbors *out,
+lab_mib_neighbors_append(struct lab_snmp_neighbors *out,
     struct lab_snmp_neighbors *add, struct lab_err *err)
 {
 	struct lab_snmp_neighbor	*v;
@@ -452,7 +454,7 @@ mib_neighbors_append(struct lab_snmp_neighbors *out,
 
 /* Replaces NULL strings by "". */
 int
-mib_neighbor_finish(struct lab_snmp_neighbor *nb)
+lab_mib_neighbor_finish(struct lab_snmp_neighbor *nb)
 {
 	char	**s[] = { &nb->remote_device, &nb->remote_port,
 		    &nb->platform, &nb->version, &nb->address };

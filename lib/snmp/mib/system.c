@@ -42,7 +42,7 @@ lab_mib_system(const struct lab_varbind *vbs, size_t n,
 	memset(&s, 0, sizeof(s));
 	memset(out, 0, sizeof(*out));
 	for (i = 0; i < n; i++) {
-		if (!mib_column(&vbs[i], system_oid, MIB_LEN(system_oid),
+		if (!lab_mib_column(&vbs[i], system_oid, MIB_LEN(system_oid),
 		    &col, &idx, &idx_len) || idx_len != 1 || idx[0] != 0)
 			continue;
 		slot = NULL;
@@ -53,7 +53,7 @@ lab_mib_system(const struct lab_varbind *vbs, size_t n,
 			if (vbs[i].type != LAB_SNMP_OCTETS)
 				continue;
 			slot = col == 1 ? &s.descr : &s.name;
-			v = mib_text(&vbs[i]);
+			v = lab_mib_text(&vbs[i]);
 			break;
 		case 2:		/* sysObjectID */
 			if (vbs[i].type != LAB_SNMP_OID ||

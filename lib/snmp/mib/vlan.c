@@ -35,14 +35,14 @@ vlanrow(const struct lab_varbind *vb, int *cur, unsigned long *col,
 	const unsigned long	*idx;
 	size_t			 idx_len;
 
-	if (mib_column(vb, static_oid, MIB_LEN(static_oid), col, &idx,
+	if (lab_mib_column(vb, static_oid, MIB_LEN(static_oid), col, &idx,
 	    &idx_len)) {
 		if (idx_len != 1 || (*col != STATIC_NAME &&
 		    *col != STATIC_EGRESS && *col != STATIC_UNTAGGED))
 			return 0;
 		*cur = 0;
 		*vid = idx[0];
-	} else if (mib_column(vb, current_oid, MIB_LEN(current_oid), col,
+	} else if (lab_mib_column(vb, current_oid, MIB_LEN(current_oid), col,
 	    &idx, &idx_len)) {
 		if (idx_len != 2 || (*col != CURRENT_EGRESS &&
 		    *col != CURRENT_UNTAGGED))
@@ -89,11 +89,11 @@ portlist(const struct lab_varbind *vb, const struct lab_snmp_bridge *br,
 			port = i * 8 + (unsigned long)bit + 1;
 			if ((ifindex = lab_snmp_bridge_ifindex(br, port)) == 0)
 				continue;
-			if (mib_ifset_add(set, ifindex, err) == -1)
+			if (lab_mib_ifset_add(set, ifindex, err) == -1)
 				return -1;
 		}
 	}
-	mib_ifset_sort(set);
+	lab_mib_ifset_sort(set);
 	return 0;
 }
 
@@ -117,18 +117,18 @@ pvids(const struct lab_varbind *vbs, size_t n,
 
 	cnt = 0;
 	for (i = 0; i < n; i++)
-		if (mib_column(&vbs[i], pvid_oid, MIB_LEN(pvid_oid), &col,
+		if (lab_mib_column(&vbs[i], pvid_oid, MIB_LEN(pvid_oid), &col,
 		    &idx, &idx_len) && col == PVID && idx_len == 1)
 			cnt++;
 	if (cnt == 0)
 		return 0;
-	if ((vl->pvid = mib_calloc(cnt, sizeof(*vl->pvid), err)) == NULL)
+	if ((vl->pvid = lab_mib_calloc(cnt, sizeof(*vl->pvid), err)) == NULL)
 		return -1;
 	for (i = 0; i < n; i++) {
-		if (!mib_column(&vbs[i], pvid_oid, MIB_LEN(pvid_oid), &col,
+		if (!lab_mib_column(&vbs[i], pvid_oid, MIB_LEN(pvid_oid), &col,
 		    &idx, &idx_len) || col != PVID || idx_len != 1)
 			continue;
-		if (mib_int(&vbs[i], 1, 4094, &v) == -1)
+		if (lab_mib_int(&vbs[i], 1, 4094, &v) == -1)
 			continue;
 		if ((ifindex = lab_snmp_bridge_ifindex(br, idx[0])) == 0)
 			continue;
@@ -161,13 +161,13 @@ lists(const struct lab_varbind *vbs, size_t n, int want_cur,
 	for (i = 0; i < n; i++) {
 		if (!vlanrow(&vbs[i], &cur, &col, &vid) || cur != want_cur)
 			continue;
-		if ((at = mib_keys_find(keys, &vid, 1)) < 0)
+		if ((at = lab_mib_keys_find(keys, &vid, 1)) < 0)
 			continue;
 		v = &vl->v[at];
 		if (!cur && col == STATIC_NAME) {
 			if (vbs[i].type != LAB_SNMP_OCTETS)
 				continue;
-			if ((s = mib_text(&vbs[i])) == NULL)
+			if ((s = lab_mib_text(&vbs[i])) == NULL)
 				return lab_err_oom(err);
 			free(v->name);
 			v->name = s;
@@ -212,11 +212,11 @@ lab_mib_vlan(const struct lab_varbind *vbs, size_t n,
 		return -1;
 	for (i = 0; i < n; i++)
 		if (vlanrow(&vbs[i], &cur, &col, &vid) &&
-		    mib_keys_add(&keys, &vid, 1, err) == -1)
+		    lab_mib_keys_add(&keys, &vid, 1, err) == -1)
 			goto fail;
-	mib_keys_sort(&keys);
-	if ((vl.v = mib_calloc(keys.n, sizeof(*vl.v), err)) == NULL ||
-	    (seen = mib_calloc(keys.n, 1, err)) == NULL)
+	lab_mib_keys_sort(&keys);
+	if ((vl.v = lab_mib_calloc(keys.n, sizeof(*vl.v), err)) == NULL ||
+	    (seen = lab_mib_calloc(keys.n, 1, err)) == NULL)
 		goto fail;
 	vl.n = keys.n;
 	for (i = 0; i < vl.n; i++)
@@ -233,13 +233,13 @@ lab_mib_vlan(const struct lab_varbind *vbs, size_t n,
 	if (pvids(vbs, n, &br, &vl, err) == -1)
 		goto fail;
 	free(seen);
-	mib_keys_release(&keys);
+	lab_mib_keys_release(&keys);
 	lab_snmp_bridge_release(&br);
 	*out = vl;
 	return 0;
 fail:
 	free(seen);
-	mib_keys_release(&keys);
+	lab_mib_keys_release(&keys);
 	lab_snmp_bridge_release(&br);
 	lab_snmp_vlans_release(&vl);
 	return -1;
