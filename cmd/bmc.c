@@ -75,13 +75,7 @@ cmd_bmc_opts_parse(struct lab_call *call, struct lab_power_req *req,
 		req->fanout = (size_t)v;
 	}
 	if ((s = cmd_opt(call, "privilege")) != NULL) {
-		if (strcmp(s, "user") == 0)
-			req->privilege = LAB_IPMI_PRIV_USER;
-		else if (strcmp(s, "operator") == 0)
-			req->privilege = LAB_IPMI_PRIV_OPERATOR;
-		else if (strcmp(s, "admin") == 0)
-			req->privilege = LAB_IPMI_PRIV_ADMIN;
-		else
+		if ((req->privilege = lab_ipmi_priv_parse(s)) == -1)
 			return lab_err_set(err, LAB_EXIT_INPUT, "--privilege is "
 			    "user, operator or admin, not '%s'", s);
 	}

@@ -230,13 +230,7 @@ parse(struct lab_call *call, struct lab_console_req *req, struct lab_err *err)
 		req->timeout_ms = (int)v * 1000;
 	}
 	if ((s = cmd_opt(call, "privilege")) != NULL) {
-		if (strcmp(s, "user") == 0)
-			req->privilege = LAB_IPMI_PRIV_USER;
-		else if (strcmp(s, "operator") == 0)
-			req->privilege = LAB_IPMI_PRIV_OPERATOR;
-		else if (strcmp(s, "admin") == 0)
-			req->privilege = LAB_IPMI_PRIV_ADMIN;
-		else
+		if ((req->privilege = lab_ipmi_priv_parse(s)) == -1)
 			return lab_err_set(err, LAB_EXIT_INPUT, "--privilege "
 			    "is user, operator or admin, not '%s'", s);
 	}

@@ -22,26 +22,12 @@ struct run {
 	size_t				 finished;
 };
 
-static const char *const verb_names[] = { "status", "on", "off", "cycle",
-	"reset", "soft", "boot", "boot", "sensors", "sel" };
-
-/* The verb's name as stored and printed. */
-const char *
-lab_power_verb_name(enum lab_power_verb v)
-{
-	return (unsigned)v < LAB_ARRAY_SIZE(verb_names) ? verb_names[v] : "?";
-}
-
 static int
 priv_parse(const char *s)
 {
-	if (s == NULL)
-		return 0;
-	if (strcmp(s, "user") == 0)
-		return LAB_IPMI_PRIV_USER;
-	if (strcmp(s, "admin") == 0)
-		return LAB_IPMI_PRIV_ADMIN;
-	return LAB_IPMI_PRIV_OPERATOR;
+	int	v = lab_ipmi_priv_parse(s);
+
+	return s == NULL ? 0 : v == -1 ? LAB_IPMI_PRIV_OPERATOR : v;
 }
 
 /* What the verb wants the power state to end as, or UNKNOWN for none. */

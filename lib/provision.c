@@ -35,22 +35,6 @@ sleep_ms(int64_t ms)
 		;
 }
 
-const char *
-lab_run_status_name(enum lab_run_status s)
-{
-	switch (s) {
-	case LAB_RUN_RUNNING:
-		return "running";
-	case LAB_RUN_DONE:
-		return "done";
-	case LAB_RUN_FAILED:
-		return "failed";
-	case LAB_RUN_ROLLED_BACK:
-		return "rolled-back";
-	}
-	return "failed";
-}
-
 /* stdout then stderr, capped, as one string. */
 static char *
 join_output(const struct lab_ssh_result *r)

@@ -55,6 +55,12 @@ enum lab_ipmi_priv {
 	LAB_IPMI_PRIV_ADMIN = 4,
 };
 
+/* (lib/inventory/words.c) */
+/* LAB_IPMI_PRIV_* for "user", "operator" or "admin"; -1 for another word. */
+int	lab_ipmi_priv_parse(const char *);
+/* The words lab_ipmi_priv_parse() takes, NULL-terminated. */
+extern const char *const lab_ipmi_priv_words[];
+
 /* Where and how to reach one BMC. Strings are borrowed. */
 struct lab_ipmi_target {
 	const char	*address;

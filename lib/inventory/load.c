@@ -23,7 +23,6 @@ static const char *const host_keys[] = { "name", "model", "role", "groups",
 static const char *const bmc_keys[] = { "type", "address", "port",
 	"credential", "cipher_suite", "workarounds", "privilege", "timeout",
 	"retransmit", NULL };
-static const char *const privileges[] = { "user", "operator", "admin", NULL };
 static const char *const nic_keys[] = { "name", "mac", NULL };
 static const char *const disk_keys[] = { "slot", "kind", "size", "controller",
 	"device", "boot", NULL };
@@ -460,7 +459,7 @@ load_bmc(struct ctx *c, const struct ynode *n, struct lab_host *h)
 		    "sends the password without authentication: refused; "
 		    "use 3 (the default) or another suite the BMC offers",
 		    what);
-	if (want_word(c, n, "privilege", what, privileges, 1,
+	if (want_word(c, n, "privilege", what, lab_ipmi_priv_words, 1,
 	    &b->privilege) == -1 ||
 	    want_int(c, n, "timeout", what, 1, 600, &timeout) == -1 ||
 	    want_int(c, n, "retransmit", what, 10, 60000,

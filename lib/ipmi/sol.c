@@ -69,12 +69,8 @@ console_flags(unsigned wa)
 static int
 priv_level(int lab_priv, const char *inventory)
 {
-	if (lab_priv == 0 && inventory != NULL) {
-		if (strcmp(inventory, "user") == 0)
-			lab_priv = LAB_IPMI_PRIV_USER;
-		else if (strcmp(inventory, "admin") == 0)
-			lab_priv = LAB_IPMI_PRIV_ADMIN;
-	}
+	if (lab_priv == 0 && inventory != NULL)
+		lab_priv = lab_ipmi_priv_parse(inventory);
 	switch (lab_priv) {
 	case LAB_IPMI_PRIV_USER:
 		return IPMICONSOLE_PRIVILEGE_USER;

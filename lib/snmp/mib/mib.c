@@ -25,34 +25,6 @@ lab_varbinds_free(struct lab_varbind *vbs, size_t n)
 	free(vbs);
 }
 
-/* The IF-MIB word for an ifOperStatus/ifAdminStatus value. */
-const char *
-lab_snmp_status_name(int v)
-{
-	static const char *const words[] = {
-		"", "up", "down", "testing", "unknown", "dormant",
-		"notPresent", "lowerLayerDown",
-	};
-
-	if (v < 0 || (size_t)v >= MIB_LEN(words))
-		return "";
-	return words[v];
-}
-
-/* "full", "half" or "unknown". */
-const char *
-lab_snmp_duplex_name(enum lab_duplex d)
-{
-	switch (d) {
-	case LAB_DUPLEX_FULL:
-		return "full";
-	case LAB_DUPLEX_HALF:
-		return "half";
-	default:
-		return "unknown";
-	}
-}
-
 /* The ifindex of a bridge port. */
 unsigned long
 lab_snmp_bridge_ifindex(const struct lab_snmp_bridge *br, unsigned long port)
