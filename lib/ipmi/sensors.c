@@ -28,16 +28,6 @@
 #define THR_UC		0x10
 #define THR_UNR		0x20
 
-/* Frees the SDR records read by this session. */
-void
-lab_ipmi_sdr_release(struct lab_ipmi *ip)
-{
-	free(ip->sdr);
-	ip->sdr = NULL;
-	ip->nsdr = 0;
-	ip->sdr_loaded = 0;
-}
-
 static int
 reserve(struct lab_ipmi *ip, uint16_t *res, struct lab_err *err)
 {

@@ -590,3 +590,13 @@ lab_ipmi_boot_set(struct lab_ipmi *ip, enum lab_boot_dev dev, int persistent,
 	fiid_obj_destroy(rs);
 	return rv;
 }
+
+/* Frees the SDR records read by this session. */
+void
+lab_ipmi_sdr_release(struct lab_ipmi *ip)
+{
+	free(ip->sdr);
+	ip->sdr = NULL;
+	ip->nsdr = 0;
+	ip->sdr_loaded = 0;
+}
