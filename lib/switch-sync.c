@@ -3,7 +3,7 @@
 #include <string.h>
 
 #include "lab/switch.h"
-#include "db/db-priv.h"
+#include "lab/db.h"
 
 /* The descriptions that differ from the inventory. */
 int
@@ -67,35 +67,20 @@ lab_switch_sync_apply(struct lab_db *db, const struct lab_switch *sw,
 	struct lab_snmp_target	 t;
 	struct lab_snmp		*s;
 	struct lab_oid		 o = { { 1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 18 }, 12 };
-	sqlite3_stmt		*st;
 	size_t			 i;
 
 	if (lab_switch_target(sw, creds, req, &t, err) == -1 ||
 	    lab_snmp_open(&t, &s, err) == -1)
 		return -1;
-	if (lab_db_prepare(db, "UPDATE switch_ports SET alias = ?3, seen_at = ?4 "
-	    "WHERE ifindex = ?2 AND switch_id = "
-	    "(SELECT id FROM switches WHERE name = ?1)", &st, err) == -1) {
-		lab_snmp_free(s);
-		return -1;
-	}
 	for (i = 0; i < c->n; i++) {
 		o.v[11] = c->v[i].ifindex;
 		if (lab_snmp_set_octets(s, &o, c->v[i].to, strlen(c->v[i].to),
 		    &c->v[i].err) == -1)
 			continue;
 		c->v[i].done = 1;
-		lab_db_bind_text(st, 1, sw->name);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)c->v[i].ifindex);
-		lab_db_bind_text(st, 3, c->v[i].to);
-		sqlite3_bind_int64(st, 4, now);
-		if (sqlite3_step(st) != SQLITE_DONE)
-			lab_db_fail(db, &c->v[i].err, "record the description");
-		sqlite3_reset(st);
 	}
-	sqlite3_finalize(st);
 	lab_snmp_free(s);
-	return 0;
+	return lab_db_switch_aliases_record(db, sw->name, c, now, err);
 }
 
 /* Frees changes. */

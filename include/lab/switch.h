@@ -191,6 +191,12 @@ void	lab_port_rows_release(struct lab_port_rows *);
 /* The findings of a switch's last discovery. */
 int	lab_db_switch_findings(struct lab_db *, const char *switch_name,
 	    struct lab_findings *ret, struct lab_err *err);
+/*
+ * Records the descriptions of c that the switch took (done); a row that
+ * fails sets that change's err. -1 only when nothing could be recorded.
+ */
+int	lab_db_switch_aliases_record(struct lab_db *, const char *switch_name,
+	    struct lab_alias_changes *c, int64_t now, struct lab_err *err);
 /* The static string for a finding kind read back from the database. */
 const char *lab_finding_kind_static(const char *);
 

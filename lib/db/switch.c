@@ -406,3 +406,30 @@ lab_db_switch_findings(struct lab_db *db, const char *sw,
 	*ret = f;
 	return 0;
 }
+
+/* Records the descriptions the switch took (done), each as it was set. */
+int
+lab_db_switch_aliases_record(struct lab_db *db, const char *sw,
+    struct lab_alias_changes *c, int64_t now, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	size_t		 i;
+
+	if (lab_db_prepare(db, "UPDATE switch_ports SET alias = ?3, "
+	    "seen_at = ?4 WHERE ifindex = ?2 AND switch_id = "
+	    "(SELECT id FROM switches WHERE name = ?1)", &st, err) == -1)
+		return -1;
+	for (i = 0; i < c->n; i++) {
+		if (!c->v[i].done)
+			continue;
+		lab_db_bind_text(st, 1, sw);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)c->v[i].ifindex);
+		lab_db_bind_text(st, 3, c->v[i].to);
+		sqlite3_bind_int64(st, 4, now);
+		if (sqlite3_step(st) != SQLITE_DONE)
+			lab_db_fail(db, &c->v[i].err, "record the description");
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return 0;
+}
