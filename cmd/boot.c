@@ -76,12 +76,14 @@ static const struct lab_opt boot_opts[] = {
 };
 
 static const struct lab_verb boot_verbs[] = {
-	{ NULL, "TARGET... [pxe|cdrom|disk|bios]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS |
-	  LAB_VERB_MUTATES,
-	  boot_run, boot_opts, "set the boot device (verified by reading it "
-	  "back), or read it", cmd_bmc_opts },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = NULL, .args = "TARGET... [pxe|cdrom|disk|bios]", .min = 0,
+	  .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN |
+		LAB_VERB_TARGETS | LAB_VERB_MUTATES,
+	  .run = boot_run, .opts = boot_opts, .shared_opts = cmd_bmc_opts,
+	  .summary = "set the boot device (verified by reading it back), or "
+		"read it" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_boot = {

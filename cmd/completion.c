@@ -383,13 +383,15 @@ completion_words(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb completion_verbs[] = {
-	{ "bash", "", 0, 0, 0, completion_bash, NULL,
-	  "print the bash completion script" },
-	{ "zsh", "", 0, 0, 0, completion_zsh, NULL,
-	  "print the zsh completion script" },
-	{ "words", "hosts|groups|switches", 1, 1, 0, completion_words, NULL,
-	  "print the names the scripts complete, one a line" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = "bash", .args = "", .min = 0, .max = 0,
+	  .run = completion_bash,
+	  .summary = "print the bash completion script" },
+	{ .name = "zsh", .args = "", .min = 0, .max = 0, .run = completion_zsh,
+	  .summary = "print the zsh completion script" },
+	{ .name = "words", .args = "hosts|groups|switches", .min = 1, .max = 1,
+	  .run = completion_words,
+	  .summary = "print the names the scripts complete, one a line" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_completion = {

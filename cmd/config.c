@@ -44,9 +44,10 @@ config_run(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb config_verbs[] = {
-	{ NULL, "", 0, 0, LAB_VERB_JSON | LAB_VERB_CSV, config_run, NULL,
-	  "show the effective settings and where each came from", NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = NULL, .args = "", .min = 0, .max = 0,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = config_run,
+	  .summary = "show the effective settings and where each came from" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_config = {

@@ -347,10 +347,11 @@ static const struct lab_opt console_opts[] = {
 };
 
 static const struct lab_verb console_verbs[] = {
-	{ NULL, "HOST", 1, 1, LAB_VERB_MUTATES, console_run, console_opts,
-	  "the host's serial console over IPMI serial-over-LAN; ~. at the "
-	  "start of a line leaves", NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = NULL, .args = "HOST", .min = 1, .max = 1,
+	  .flags = LAB_VERB_MUTATES, .run = console_run, .opts = console_opts,
+	  .summary = "the host's serial console over IPMI serial-over-LAN; "
+		"~. at the start of a line leaves" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_console = {

@@ -49,9 +49,11 @@ static const struct lab_opt export_opts[] = {
 };
 
 static const struct lab_verb export_verbs[] = {
-	{ NULL, "", 0, 0, LAB_VERB_JSON, export_run, export_opts,
-	  "print the inventory as YAML that 'lab import' reads back, or JSON" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = NULL, .args = "", .min = 0, .max = 0, .flags = LAB_VERB_JSON,
+	  .run = export_run, .opts = export_opts,
+	  .summary = "print the inventory as YAML that 'lab import' reads "
+		"back, or JSON" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_export = {

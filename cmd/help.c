@@ -60,9 +60,10 @@ help_run(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb help_verbs[] = {
-	{ NULL, "[COMMAND [VERB]]", 0, 2, 0, help_run, NULL,
-	  "show the commands, or one command's verbs and options" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = NULL, .args = "[COMMAND [VERB]]", .min = 0, .max = 2,
+	  .run = help_run,
+	  .summary = "show the commands, or one command's verbs and options" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_help = {

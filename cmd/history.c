@@ -176,9 +176,11 @@ static const struct lab_opt history_opts[] = {
 };
 
 static const struct lab_verb history_verbs[] = {
-	{ NULL, "[HOST]", 0, 1, LAB_VERB_JSON | LAB_VERB_CSV, history_run,
-	  history_opts, "list provisioning runs, newest first", NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = NULL, .args = "[HOST]", .min = 0, .max = 1,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = history_run,
+	  .opts = history_opts,
+	  .summary = "list provisioning runs, newest first" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_history = {

@@ -122,11 +122,12 @@ static const struct lab_opt import_opts[] = {
 };
 
 static const struct lab_verb import_verbs[] = {
-	{ NULL, "PATH...", 1, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES, import_run,
-	  import_opts, "apply YAML files or folders of *.yaml to the database "
-	  "in one transaction; a bad file changes nothing" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = NULL, .args = "PATH...", .min = 1, .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES,
+	  .run = import_run, .opts = import_opts,
+	  .summary = "apply YAML files or folders of *.yaml to the database "
+		"in one transaction; a bad file changes nothing" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_import = {

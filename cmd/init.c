@@ -34,10 +34,11 @@ init_run(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb init_verbs[] = {
-	{ NULL, "", 0, 0, LAB_VERB_JSON | LAB_VERB_MUTATES, init_run, NULL,
-	  "create the database (and its folder), or bring its schema up to "
-	  "date" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = NULL, .args = "", .min = 0, .max = 0,
+	  .flags = LAB_VERB_JSON | LAB_VERB_MUTATES, .run = init_run,
+	  .summary = "create the database (and its folder), or bring its "
+		"schema up to date" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_init = {

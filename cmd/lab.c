@@ -81,10 +81,12 @@ cmd_opt(const struct lab_call *call, const char *name)
 	for (i = 0; o != NULL && o[i].name != NULL; i++)
 		if (strcmp(o[i].name, name) == 0)
 			return call->opt[i];
-	o = call->verb->opts2;
+	o = call->verb->shared_opts;
 	for (i = 0; o != NULL && o[i].name != NULL; i++)
 		if (strcmp(o[i].name, name) == 0)
 			return call->opt[LAB_MAX_OPTS + i];
+	/* not an option of this verb (a helper shared by verbs asks for
+	   options only some of them have; tests/lint/opts.py catches typos) */
 	return NULL;
 }
 
@@ -144,7 +146,7 @@ verb_line(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 	for (o = v->opts; o != NULL && o->name != NULL; o++)
 		fprintf(f, " [--%s%s%s]", o->name, o->arg ? " " : "",
 		    o->arg ? o->arg : "");
-	for (o = v->opts2; o != NULL && o->name != NULL; o++)
+	for (o = v->shared_opts; o != NULL && o->name != NULL; o++)
 		fprintf(f, " [--%s%s%s]", o->name, o->arg ? " " : "",
 		    o->arg ? o->arg : "");
 	if (v->flags & LAB_VERB_DRYRUN)
@@ -167,7 +169,7 @@ cmd_usage(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 		verb_line(f, c, v);
 		fprintf(f, "\n%s\n\noptions:\n", v->summary);
 		opt_usage(f, v->opts, v->flags);
-		opt_usage(f, v->opts2, v->flags);
+		opt_usage(f, v->shared_opts, v->flags);
 		opt_usage(f, common_opts, v->flags);
 		return;
 	}
@@ -371,11 +373,11 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 		    v->opts[i].arg ? required_argument : no_argument, NULL,
 		    OPT_VERB + (int)i };
 	}
-	for (i = 0; v->opts2 != NULL && v->opts2[i].name != NULL &&
+	for (i = 0; v->shared_opts != NULL && v->shared_opts[i].name != NULL &&
 	    i < LAB_MAX_OPTS; i++) {
-		names[n] = v->opts2[i].name;
-		lo[n++] = (struct option){ v->opts2[i].name,
-		    v->opts2[i].arg ? required_argument : no_argument, NULL,
+		names[n] = v->shared_opts[i].name;
+		lo[n++] = (struct option){ v->shared_opts[i].name,
+		    v->shared_opts[i].arg ? required_argument : no_argument, NULL,
 		    OPT_VERB + LAB_MAX_OPTS + (int)i };
 	}
 	lo[n] = (struct option){ NULL, 0, NULL, 0 };

@@ -42,7 +42,8 @@ struct lab_verb {
 	int			(*run)(struct lab_call *, struct lab_err *);
 	const struct lab_opt	*opts;	/* NULL-name terminated, or NULL */
 	const char		*summary;
-	const struct lab_opt	*opts2;	/* a shared set (cmd_bmc_opts), or NULL */
+	const struct lab_opt	*shared_opts;	/* a set shared by verbs
+					   (cmd_bmc_opts), or NULL */
 };
 
 struct lab_cmd {
@@ -58,7 +59,7 @@ struct lab_call {
 	char			 label[64];	/* "import", "power on" */
 	int			 argc;		/* positional words */
 	char			**argv;
-	const char		*opt[2 * LAB_MAX_OPTS];	/* opts, then opts2 */
+	const char		*opt[2 * LAB_MAX_OPTS];	/* opts, then shared_opts */
 	const char		*db_path;
 	const char		*cred_path;
 	int			 json;

@@ -57,10 +57,12 @@ static const struct lab_opt log_opts[] = {
 };
 
 static const struct lab_verb log_verbs[] = {
-	{ NULL, "", 0, 0, LAB_VERB_JSON | LAB_VERB_CSV, log_run, log_opts,
-	  "show the audit log: time, user, command line (secrets redacted) "
-	  "and result" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = NULL, .args = "", .min = 0, .max = 0,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = log_run,
+	  .opts = log_opts,
+	  .summary = "show the audit log: time, user, command line (secrets "
+		"redacted) and result" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_log = {

@@ -476,20 +476,27 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb ls_verbs[] = {
-	{ "hosts", "[TARGET...]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS, ls_hosts, NULL,
-	  "list hosts: model, role, groups, BMC, NIC and disk counts" },
-	{ "disks", "[TARGET...]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS, ls_disks, NULL,
-	  "list disks: slot, kind, size and controller" },
-	{ "nics", "[TARGET...]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS, ls_nics, NULL,
-	  "list NICs and their MACs" },
-	{ "switches", "[SWITCH...]", 0, LAB_ARGS_ANY, LAB_VERB_JSON | LAB_VERB_CSV,
-	  ls_switches, NULL, "list switches and their SNMP settings" },
-	{ "groups", "[GROUP...]", 0, LAB_ARGS_ANY, LAB_VERB_JSON | LAB_VERB_CSV, ls_groups,
-	  NULL, "list groups and their hosts" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = "hosts", .args = "[TARGET...]", .min = 0, .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS,
+	  .run = ls_hosts,
+	  .summary = "list hosts: model, role, groups, BMC, NIC and disk "
+		"counts" },
+	{ .name = "disks", .args = "[TARGET...]", .min = 0, .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS,
+	  .run = ls_disks,
+	  .summary = "list disks: slot, kind, size and controller" },
+	{ .name = "nics", .args = "[TARGET...]", .min = 0, .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS,
+	  .run = ls_nics,
+	  .summary = "list NICs and their MACs" },
+	{ .name = "switches", .args = "[SWITCH...]", .min = 0,
+	  .max = LAB_ARGS_ANY, .flags = LAB_VERB_JSON | LAB_VERB_CSV,
+	  .run = ls_switches,
+	  .summary = "list switches and their SNMP settings" },
+	{ .name = "groups", .args = "[GROUP...]", .min = 0, .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = ls_groups,
+	  .summary = "list groups and their hosts" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_ls = {

@@ -231,15 +231,19 @@ static const struct lab_opt status_opts[] = {
 #define ACT	(LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES)
 
 static const struct lab_verb media_verbs[] = {
-	{ "insert", "HOST URL", 2, 2, ACT, media_insert, insert_opts,
-	  "put the ISO image at URL in the host's virtual CD-ROM (iLO 2)",
-	  NULL },
-	{ "eject", "HOST", 1, 1, ACT, media_eject, eject_opts,
-	  "take the image out of the host's virtual CD-ROM (iLO 2)", NULL },
-	{ "status", "TARGET...", 1, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS, media_status,
-	  status_opts, "show what each host's virtual CD-ROM holds", NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = "insert", .args = "HOST URL", .min = 2, .max = 2,
+	  .flags = ACT, .run = media_insert, .opts = insert_opts,
+	  .summary = "put the ISO image at URL in the host's virtual CD-ROM "
+		"(iLO 2)" },
+	{ .name = "eject", .args = "HOST", .min = 1, .max = 1, .flags = ACT,
+	  .run = media_eject, .opts = eject_opts,
+	  .summary = "take the image out of the host's virtual CD-ROM (iLO "
+		"2)" },
+	{ .name = "status", .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS,
+	  .run = media_status, .opts = status_opts,
+	  .summary = "show what each host's virtual CD-ROM holds" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_media = {

@@ -433,11 +433,12 @@ static const struct lab_opt provision_opts[] = {
 };
 
 static const struct lab_verb provision_verbs[] = {
-	{ NULL, "HOST", 1, 1, LAB_VERB_JSON | LAB_VERB_DRYRUN |
-	  LAB_VERB_MUTATES, provision_run, provision_opts,
-	  "plan a storage layout or NIC bond, and with --yes apply it over "
-	  "SSH", NULL },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = NULL, .args = "HOST", .min = 1, .max = 1,
+	  .flags = LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES,
+	  .run = provision_run, .opts = provision_opts,
+	  .summary = "plan a storage layout or NIC bond, and with --yes "
+		"apply it over SSH" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_provision = {

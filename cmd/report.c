@@ -294,10 +294,12 @@ static const struct lab_opt report_opts[] = {
 };
 
 static const struct lab_verb report_verbs[] = {
-	{ NULL, "", 0, 0, LAB_VERB_JSON, report_run, report_opts,
-	  "the inventory report: hosts, power, disks, switch ports, changes "
-	  "since the last report, findings and the audit log" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = NULL, .args = "", .min = 0, .max = 0, .flags = LAB_VERB_JSON,
+	  .run = report_run, .opts = report_opts,
+	  .summary = "the inventory report: hosts, power, disks, switch "
+		"ports, changes since the last report, findings and the "
+		"audit log" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_report = {

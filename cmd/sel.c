@@ -64,11 +64,12 @@ sel_run(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb sel_verbs[] = {
-	{ NULL, "TARGET...", 1, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS,
-	  sel_run, NULL,
-	  "read the System Event Log", cmd_bmc_opts },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = NULL, .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN |
+		LAB_VERB_TARGETS,
+	  .run = sel_run, .shared_opts = cmd_bmc_opts,
+	  .summary = "read the System Event Log" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_sel = {

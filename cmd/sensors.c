@@ -85,11 +85,12 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb sensors_verbs[] = {
-	{ NULL, "TARGET...", 1, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS,
-	  sensors_run, NULL,
-	  "read every sensor of the SDR: value, unit and state", cmd_bmc_opts },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = NULL, .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN |
+		LAB_VERB_TARGETS,
+	  .run = sensors_run, .shared_opts = cmd_bmc_opts,
+	  .summary = "read every sensor of the SDR: value, unit and state" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_sensors = {

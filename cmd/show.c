@@ -223,9 +223,10 @@ show_run(struct lab_call *call, struct lab_err *err)
 }
 
 static const struct lab_verb show_verbs[] = {
-	{ NULL, "HOST|SWITCH", 1, 1, LAB_VERB_JSON, show_run, NULL,
-	  "show everything recorded about one host or switch" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL },
+	{ .name = NULL, .args = "HOST|SWITCH", .min = 1, .max = 1,
+	  .flags = LAB_VERB_JSON, .run = show_run,
+	  .summary = "show everything recorded about one host or switch" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_show = {

@@ -277,16 +277,21 @@ static const struct lab_opt discover_opts[] = {
 };
 
 static const struct lab_verb switch_verbs[] = {
-	{ "discover", "[SWITCH...]", 0, LAB_ARGS_ANY,
-	  LAB_VERB_JSON | LAB_VERB_MUTATES, discover, discover_opts,
-	  "read ports, MAC table, VLANs, LAGs and CDP/LLDP neighbours over "
-	  "SNMP, store them, and map every NIC to its port" },
-	{ "ports", "SWITCH", 1, 1, LAB_VERB_JSON | LAB_VERB_CSV, ports, NULL,
-	  "the port table of the last discovery, with the host on each port" },
-	{ "sync", "SWITCH", 1, 1, LAB_VERB_DRYRUN | LAB_VERB_MUTATES,
-	  sync_run, NULL, "write port descriptions (ifAlias) \"host nic\" "
-	  "from the inventory by SNMP SET, only where they differ" },
-	{ NULL, NULL, 0, 0, 0, NULL, NULL, NULL, NULL },
+	{ .name = "discover", .args = "[SWITCH...]", .min = 0,
+	  .max = LAB_ARGS_ANY, .flags = LAB_VERB_JSON | LAB_VERB_MUTATES,
+	  .run = discover, .opts = discover_opts,
+	  .summary = "read ports, MAC table, VLANs, LAGs and CDP/LLDP "
+		"neighbours over SNMP, store them, and map every NIC to its "
+		"port" },
+	{ .name = "ports", .args = "SWITCH", .min = 1, .max = 1,
+	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = ports,
+	  .summary = "the port table of the last discovery, with the host on "
+		"each port" },
+	{ .name = "sync", .args = "SWITCH", .min = 1, .max = 1,
+	  .flags = LAB_VERB_DRYRUN | LAB_VERB_MUTATES, .run = sync_run,
+	  .summary = "write port descriptions (ifAlias) \"host nic\" from "
+		"the inventory by SNMP SET, only where they differ" },
+	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_switch = {
