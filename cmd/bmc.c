@@ -135,13 +135,10 @@ bmc_run(struct lab_call *call, struct lab_power_req *req,
 		ctx.progress = progress;
 		ctx.progress_arg = call->label;
 	}
-	if (lab_power_run(&ctx, out->inv, &out->hosts, creds, req, &out->res,
-	    err) == -1)
+	if (lab_power_run_record(&ctx, call->db, out->inv, &out->hosts, creds,
+	    req, call->now, &out->res, err) == -1)
 		return -1;
 	out->n = out->hosts.n;
-	if (!req->dry_run && lab_db_power_record(call->db, req->verb, out->res,
-	    out->n, call->now, err) == -1)
-		return -1;
 	return 0;
 }
 

@@ -93,9 +93,8 @@ collect_power(struct lab_call *call, const struct lab_inventory *inv,
 	ctx.monotonic_ms = cmd_monotonic_ms;
 	ctx.wall = wall;
 	/* an unreachable BMC is recorded, and derived as a finding */
-	if (lab_power_run(&ctx, inv, &hosts, creds, &req, &res, &e) == -1 ||
-	    lab_db_power_record(call->db, LAB_POWER_STATUS, res, hosts.n,
-	    call->now, &e) == -1)
+	if (lab_power_run_record(&ctx, call->db, inv, &hosts, creds, &req,
+	    call->now, &res, &e) == -1)
 		missed_add(m, "power", "power status not collected: %s",
 		    e.msg);
 out:
