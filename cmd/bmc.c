@@ -135,13 +135,10 @@ bmc_run(struct lab_call *call, struct lab_power_req *req,
 		ctx.progress = progress;
 		ctx.progress_arg = call->label;
 	}
-	if (lab_power_run(&ctx, out->inv, &out->hosts, creds, req, &out->res,
-	    err) == -1)
+	if (lab_power_run_record(&ctx, call->db, out->inv, &out->hosts, creds,
+	    req, call->now, &out->res, err) == -1)
 		return -1;
 	out->n = out->hosts.n;
-	if (!req->dry_run && lab_db_power_record(call->db, req->verb, out->res,
-	    out->n, call->now, err) == -1)
-		return -1;
 	return 0;
 }
 
@@ -149,23 +146,19 @@ bmc_run(struct lab_call *call, struct lab_power_req *req,
 int
 cmd_bmc_failures(struct lab_call *call, const struct lab_bmc_run *run)
 {
-	size_t	i, failed = 0;
-	int	first = -1;
+	char	first[sizeof(call->audit_msg)];
+	size_t	i;
 
-	for (i = 0; i < run->n; i++) {
-		if (run->res[i].ok)
-			continue;
-		fprintf(stderr, "lab: %s: %s: %s\n", call->label,
-		    run->res[i].host, run->res[i].err.msg);
-		if (failed++ == 0)
-			first = (int)i;
-	}
-	if (failed == 0)
+	for (i = 0; i < run->n; i++)
+		if (!run->res[i].ok)
+			cmd_host_failed(call, run->res[i].host,
+			    run->res[i].err.msg);
+	if (call->failed == 0)
 		return LAB_EXIT_OK;
 	/* the audit log keeps the count and the first reason */
+	memcpy(first, call->audit_msg, sizeof(first));
 	snprintf(call->audit_msg, sizeof(call->audit_msg), "%zu of %zu hosts "
-	    "failed; first %s: %s", failed, run->n, run->res[first].host,
-	    run->res[first].err.msg);
+	    "failed; first %s", call->failed, run->n, first);
 	return LAB_EXIT_PARTIAL;
 }
 

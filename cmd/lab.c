@@ -121,6 +121,20 @@ cmd_write(struct lab_buf *b, struct lab_err *err)
 	return 0;
 }
 
+/*
+ * Prints one host's (or switch's) failure on stderr and counts it in
+ * call->failed; the first is the audit log's "HOST: REASON".
+ */
+int
+cmd_host_failed(struct lab_call *call, const char *host, const char *why)
+{
+	fprintf(stderr, "lab: %s: %s: %s\n", call->label, host, why);
+	if (call->failed++ == 0)
+		snprintf(call->audit_msg, sizeof(call->audit_msg), "%s: %s",
+		    host, why);
+	return LAB_EXIT_PARTIAL;
+}
+
 static void
 opt_usage(FILE *f, const struct lab_opt *o, int flags)
 {

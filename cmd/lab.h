@@ -70,6 +70,7 @@ struct lab_call {
 	struct lab_db		*db;		/* opened by cmd_db(), audited */
 	int			 no_audit;	/* a read after all (lab boot HOST) */
 	char			 audit_msg[256];	/* per-host failures */
+	size_t			 failed;	/* hosts cmd_host_failed() saw */
 };
 
 extern const struct lab_cmd lab_cmd_boot;
@@ -124,6 +125,12 @@ int64_t		 cmd_monotonic_ms(void);
 void		 cmd_help_all(FILE *);
 /* Writes a buffer to stdout; returns -1 (with err) on a write error. */
 int		 cmd_write(struct lab_buf *, struct lab_err *);
+/*
+ * Prints "lab: LABEL: HOST: WHY" on stderr, counts it in call->failed and
+ * keeps the first as the audit message; returns LAB_EXIT_PARTIAL.
+ */
+int		 cmd_host_failed(struct lab_call *, const char *host,
+		    const char *why);
 
 /* A run of a BMC command over targets (cmd/bmc.c). */
 struct lab_bmc_run {

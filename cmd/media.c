@@ -87,7 +87,7 @@ report(struct lab_call *call, struct lab_media_result *res, size_t n,
 	struct lab_buf	b;
 	struct lab_json	j;
 	struct table	t;
-	size_t		i, failed = 0, first = 0, shown = 0;
+	size_t		i, shown = 0;
 	int		rc = 0;
 
 	lab_buf_init(&b);
@@ -119,19 +119,10 @@ report(struct lab_call *call, struct lab_media_result *res, size_t n,
 	table_release(&t);
 	if (rc == -1)
 		return LAB_EXIT_ENV;
-	for (i = 0; i < n; i++) {
-		if (res[i].ok)
-			continue;
-		fprintf(stderr, "lab: %s: %s: %s\n", call->label, res[i].host,
-		    res[i].err.msg);
-		if (failed++ == 0)
-			first = i;
-	}
-	if (failed == 0)
-		return LAB_EXIT_OK;
-	snprintf(call->audit_msg, sizeof(call->audit_msg), "%s: %s",
-	    res[first].host, res[first].err.msg);
-	return LAB_EXIT_PARTIAL;
+	for (i = 0; i < n; i++)
+		if (!res[i].ok)
+			rc = cmd_host_failed(call, res[i].host, res[i].err.msg);
+	return rc;
 }
 
 static int

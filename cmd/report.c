@@ -93,9 +93,8 @@ collect_power(struct lab_call *call, const struct lab_inventory *inv,
 	ctx.monotonic_ms = cmd_monotonic_ms;
 	ctx.wall = wall;
 	/* an unreachable BMC is recorded, and derived as a finding */
-	if (lab_power_run(&ctx, inv, &hosts, creds, &req, &res, &e) == -1 ||
-	    lab_db_power_record(call->db, LAB_POWER_STATUS, res, hosts.n,
-	    call->now, &e) == -1)
+	if (lab_power_run_record(&ctx, call->db, inv, &hosts, creds, &req,
+	    call->now, &res, &e) == -1)
 		missed_add(m, "power", "power status not collected: %s",
 		    e.msg);
 out:
@@ -107,13 +106,12 @@ static void
 collect_switches(struct lab_call *call, const struct lab_inventory *inv,
     const struct lab_creds *creds, int timeout_ms, struct missed *m)
 {
-	struct lab_switch_view	*v = NULL;
-	struct lab_links_seen	 seen = { NULL, 0 };
-	struct lab_switch_req	 req;
-	struct lab_strv		 names;
-	struct lab_ctx		 ctx;
-	struct lab_err		 e;
-	size_t			 i;
+	struct lab_switch_collected	 c;
+	struct lab_switch_req		 req;
+	struct lab_strv			 names;
+	struct lab_ctx			 ctx;
+	struct lab_err			 e;
+	size_t				 i;
 
 	memset(&e, 0, sizeof(e));
 	lab_strv_init(&names);
@@ -128,31 +126,19 @@ collect_switches(struct lab_call *call, const struct lab_inventory *inv,
 	memset(&ctx, 0, sizeof(ctx));
 	ctx.monotonic_ms = cmd_monotonic_ms;
 	ctx.wall = wall;
-	if (lab_db_links_seen(call->db, NULL, &seen, &e) == -1 ||
-	    lab_switch_discover(&ctx, inv, &names, creds, &req, &v, &e) ==
-	    -1) {
+	if (lab_switch_collect(&ctx, call->db, inv, &names, creds, &req,
+	    call->now, &c, &e) == -1) {
 		missed_add(m, "switches", "switch discovery not collected: %s",
 		    e.msg);
 		goto out;
 	}
-	for (i = 0; i < names.n; i++) {
-		struct lab_links	l = { NULL, 0 };
-		struct lab_findings	f = { NULL, 0 };
-
-		if (v[i].ok && (lab_switch_analyse(inv, &v[i], &seen, &l, &f,
-		    &v[i].err) == -1 || lab_db_switch_store(call->db, &v[i],
-		    &l, &f, call->now, &v[i].err) == -1))
-			v[i].ok = 0;
-		if (!v[i].ok)
-			missed_add(m, v[i].name, "switch did not answer "
-			    "discovery: %s", v[i].err.msg);
-		lab_links_release(&l);
-		lab_findings_release(&f);
-	}
+	for (i = 0; i < c.n; i++)
+		if (!c.views[i].ok)
+			missed_add(m, c.views[i].name, "switch did not answer "
+			    "discovery: %s", c.views[i].err.msg);
+	lab_switch_collected_release(&c);
 out:
-	lab_switch_views_free(v, v ? names.n : 0);
 	lab_strv_release(&names);
-	lab_links_seen_release(&seen);
 }
 
 /* Refreshes power and switch data; what does not answer is a finding. */

@@ -73,17 +73,16 @@ discover(struct lab_call *call, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
-	struct lab_switch_view	*v = NULL;
-	struct lab_switch_req	 req;
-	struct lab_links_seen	 seen = { NULL, 0 };
-	struct lab_strv		 names;
-	struct lab_ctx		 ctx;
-	struct lab_buf		 b;
-	struct lab_json		 j;
-	const char		*s;
-	size_t			 i, failed = 0;
-	long			 t;
-	int			 rc = LAB_EXIT_OK;
+	struct lab_switch_collected	 c;
+	struct lab_switch_req		 req;
+	struct lab_strv			 names;
+	struct lab_ctx			 ctx;
+	struct lab_buf			 b;
+	struct lab_json			 j;
+	const char			*s;
+	size_t				 i;
+	long				 t;
+	int				 rc = LAB_EXIT_OK;
 
 	memset(&req, 0, sizeof(req));
 	req.retries = -1;
@@ -99,53 +98,36 @@ discover(struct lab_call *call, struct lab_err *err)
 			    "a number from 0 to 10, not '%s'", s);
 		req.retries = (int)t;
 	}
+	lab_strv_init(&names);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.monotonic_ms = cmd_monotonic_ms;
 	if (cmd_inventory(call, &inv, err) == -1 ||
 	    switch_names(call, inv, &names, err) == -1 ||
 	    lab_creds_load(call->cred_path, &creds, err) == -1 ||
-	    lab_db_links_seen(call->db, NULL, &seen, err) == -1) {
+	    lab_switch_collect(&ctx, call->db, inv, &names, creds, &req,
+	    call->now, &c, err) == -1) {
 		lab_strv_release(&names);
-		return err->code;
-	}
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
-	if (lab_switch_discover(&ctx, inv, &names, creds, &req, &v, err) == -1) {
-		lab_strv_release(&names);
-		lab_links_seen_release(&seen);
 		return err->code;
 	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
-	for (i = 0; i < names.n; i++) {
-		struct lab_links	l = { NULL, 0 };
-		struct lab_findings	f = { NULL, 0 };
-
-		if (v[i].ok && (lab_switch_analyse(inv, &v[i], &seen, &l, &f,
-		    &v[i].err) == -1 || lab_db_switch_store(call->db, &v[i],
-		    &l, &f, call->now, &v[i].err) == -1))
-			v[i].ok = 0;
-		if (!v[i].ok) {
-			/* nothing of a failed walk is kept: the last one stays */
-			fprintf(stderr, "lab: %s: %s: %s\n", call->label,
-			    v[i].name, v[i].err.msg);
-			if (failed++ == 0)
-				snprintf(call->audit_msg, sizeof(call->audit_msg),
-				    "%s: %s", v[i].name, v[i].err.msg);
-			rc = LAB_EXIT_PARTIAL;
-		} else if (!call->json)
-			print_view(&v[i], &l, &f);
-		lab_render_switch_view_json(&j, &v[i], &l, &f);
-		lab_links_release(&l);
-		lab_findings_release(&f);
+	for (i = 0; i < c.n; i++) {
+		if (!c.views[i].ok)
+			rc = cmd_host_failed(call, c.views[i].name,
+			    c.views[i].err.msg);
+		else if (!call->json)
+			print_view(&c.views[i], &c.links[i], &c.findings[i]);
+		lab_render_switch_view_json(&j, &c.views[i], &c.links[i],
+		    &c.findings[i]);
 	}
 	lab_json_arr_end(&j);
 	lab_json_end(&j);
 	if (call->json && cmd_write(&b, err) == -1)
 		rc = LAB_EXIT_ENV;
 	lab_buf_release(&b);
-	lab_switch_views_free(v, names.n);
+	lab_switch_collected_release(&c);
 	lab_strv_release(&names);
-	lab_links_seen_release(&seen);
 	return rc;
 }
 

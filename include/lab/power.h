@@ -122,6 +122,18 @@ int	lab_db_power_record(struct lab_db *, enum lab_power_verb,
 	    const struct lab_power_result *, size_t n, int64_t now,
 	    struct lab_err *err);
 
+/*
+ * Runs req over hosts (lab_power_run) and, unless it is a dry run, records
+ * the outcome (lab_db_power_record) at now: the one power workflow of
+ * lab power, boot, sensors, sel and report --collect. *ret (hosts->n
+ * results) is caller-owned. Returns -1 (*ret NULL) when the run could not
+ * start or its record failed; per-host failures are in the results.
+ */
+int	lab_power_run_record(const struct lab_ctx *, struct lab_db *,
+	    const struct lab_inventory *inv, const struct lab_strv *hosts,
+	    const struct lab_creds *creds, const struct lab_power_req *req,
+	    int64_t now, struct lab_power_result **ret, struct lab_err *err);
+
 /* The last known power state of a host (from power status or actions). */
 struct lab_power_seen {
 	enum lab_power	 state;

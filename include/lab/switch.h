@@ -164,6 +164,29 @@ int	lab_db_switch_store(struct lab_db *, const struct lab_switch_view *,
 	    const struct lab_links *, const struct lab_findings *, int64_t now,
 	    struct lab_err *err);
 
+/* What a collect gives, one entry a switch in the order of names. */
+struct lab_switch_collected {
+	struct lab_switch_view	*views;		/* ok = 0: err says why */
+	struct lab_links	*links;		/* what analyse found */
+	struct lab_findings	*findings;
+	size_t			 n;
+};
+
+/*
+ * Discovers the named switches, analyses each answer against the links
+ * of earlier discoveries and stores it at now: the one switch workflow of
+ * lab switch discover and report --collect. A switch whose walk, analysis
+ * or store fails has ok = 0 and its err set, and nothing of it is stored.
+ * Returns -1 (ret empty) only when the run could not start; ret is
+ * caller-owned (lab_switch_collected_release).
+ */
+int	lab_switch_collect(const struct lab_ctx *, struct lab_db *,
+	    const struct lab_inventory *, const struct lab_strv *names,
+	    const struct lab_creds *, const struct lab_switch_req *,
+	    int64_t now, struct lab_switch_collected *ret,
+	    struct lab_err *err);
+void	lab_switch_collected_release(struct lab_switch_collected *);
+
 /* A port as the last discovery stored it, with the host on it. */
 struct lab_port_row {
 	unsigned long	 ifindex;

@@ -228,6 +228,58 @@ run(struct lab_inventory *inv, struct lab_creds *creds, struct lab_power_req *re
 	return res;
 }
 
+/* lab_power_run_record: the run's outcome is what the database keeps. */
+static void
+record(struct lab_inventory *inv, struct lab_creds *creds)
+{
+	struct lab_changes	 ch = { NULL, 0 };
+	struct lab_power_result	*res = NULL;
+	struct lab_power_seen	 seen;
+	struct lab_power_req	 req;
+	struct lab_strv		 hosts;
+	struct lab_ctx		 ctx;
+	struct lab_db		*db = NULL;
+	struct lab_err		 err;
+
+	lab_err_init(&err);
+	CHECK(lab_db_open(":memory:", LAB_DB_CREATE, &db, &err) == 0);
+	CHECK(lab_db_inventory_apply(db, inv, 0, 1000, &ch, &err) == 0);
+	lab_changes_release(&ch);
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.monotonic_ms = fake_clock;
+	ctx.wall = fake_wall;
+	lab_strv_init(&hosts);
+	lab_strv_add(&hosts, "h1");
+	lab_strv_add(&hosts, "h3");
+	memset(&req, 0, sizeof(req));
+	req.verb = LAB_POWER_STATUS;
+	req.ops = &fake_ops;
+	/* a dry run records nothing */
+	req.dry_run = 1;
+	CHECK(lab_power_run_record(&ctx, db, inv, &hosts, NULL, &req, 2000,
+	    &res, &err) == 0);
+	CHECK(res != NULL && res[0].ok);
+	lab_power_results_free(res, hosts.n);
+	CHECK(lab_db_power_seen(db, "h1", &seen, &err) == 0);
+	CHECK(seen.checked_at == 0);
+	lab_power_seen_release(&seen);
+	/* a run records each host, the unreachable one too */
+	req.dry_run = 0;
+	CHECK(lab_power_run_record(&ctx, db, inv, &hosts, creds, &req, 3000,
+	    &res, &err) == 0);
+	CHECK(res[0].ok && !res[1].ok);
+	lab_power_results_free(res, hosts.n);
+	CHECK(lab_db_power_seen(db, "h1", &seen, &err) == 0);
+	CHECK(seen.checked_at == 3000 && seen.reachable);
+	lab_power_seen_release(&seen);
+	CHECK(lab_db_power_seen(db, "h3", &seen, &err) == 0);
+	CHECK(seen.checked_at == 3000 && !seen.reachable);
+	CHECK_HAS(seen.error, "authentication failed");
+	lab_power_seen_release(&seen);
+	lab_db_free(db);
+	lab_strv_release(&hosts);
+}
+
 int
 main(void)
 {
@@ -342,6 +394,8 @@ main(void)
 	CHECK(r[0].ok);
 	CHECK_HAS(r[0].note, "would send power off to BMC 10.0.0.1:623");
 	lab_power_results_free(r, n);
+
+	record(inv, creds);
 
 	lab_creds_free(creds);
 	lab_inventory_free(inv);
