@@ -1,5 +1,4 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <stdlib.h>
 #include <string.h>
 
 #include "lab/db.h"
@@ -111,8 +110,8 @@ lab_db_report_nics(struct lab_db *db,
 	int				 rc;
 
 	/* the link last seen, even by an older discovery: "seen <when>" */
-	if (lab_db_prepare(db, "SELECT n.host_id, n.name, n.mac, s.name, l.port, "
-	    "l.last_seen FROM nics n "
+	if (lab_db_prepare(db, "SELECT n.host_id, n.name, n.mac, s.name, "
+	    "l.port, l.last_seen FROM nics n "
 	    "LEFT JOIN nic_links l ON l.host_id = n.host_id AND l.nic = n.name "
 	    "LEFT JOIN switches s ON s.id = l.switch_id "
 	    "ORDER BY n.host_id, n.position", &st, err) == -1)
@@ -143,11 +142,11 @@ lab_db_report_disks(struct lab_db *db,
 	int				 rc;
 
 	/* member_of: where the last done storage run put the disk */
-	if (lab_db_prepare(db, "SELECT d.host_id, d.slot, d.kind, d.size_bytes, "
-	    "d.controller, m.member_of FROM disks d JOIN hosts h ON "
-	    "h.id = d.host_id LEFT JOIN disk_members m ON m.host = h.name "
-	    "AND m.slot = d.slot ORDER BY d.host_id, d.position", &st,
-	    err) == -1)
+	if (lab_db_prepare(db, "SELECT d.host_id, d.slot, d.kind, "
+	    "d.size_bytes, d.controller, m.member_of FROM disks d "
+	    "JOIN hosts h ON h.id = d.host_id LEFT JOIN disk_members m "
+	    "ON m.host = h.name AND m.slot = d.slot "
+	    "ORDER BY d.host_id, d.position", &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		d.host_id = sqlite3_column_int64(st, 0);
@@ -174,8 +173,8 @@ lab_db_report_switches(struct lab_db *db,
 	sqlite3_stmt			*st;
 	int				 rc;
 
-	if (lab_db_prepare(db, "SELECT id, name, model, sys_descr, discovered_at "
-	    "FROM switches ORDER BY name", &st, err) == -1)
+	if (lab_db_prepare(db, "SELECT id, name, model, sys_descr, "
+	    "discovered_at FROM switches ORDER BY name", &st, err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		s.id = sqlite3_column_int64(st, 0);
@@ -206,8 +205,8 @@ lab_db_report_ports(struct lab_db *db,
 	 * whose members do, the hosts whose link the last discovery saw,
 	 * and the neighbours: correlated, still one statement.
 	 */
-	if (lab_db_prepare(db, "SELECT p.switch_id, p.ifindex, p.name, p.alias, "
-	    "p.oper_status, p.speed_mbps, p.duplex, p.speed_suspect, "
+	if (lab_db_prepare(db, "SELECT p.switch_id, p.ifindex, p.name, "
+	    "p.alias, p.oper_status, p.speed_mbps, p.duplex, p.speed_suspect, "
 	    "(SELECT group_concat(v.vlan_id, ',') FROM switch_vlans v "
 	    " WHERE v.switch_id = p.switch_id AND "
 	    " ',' || v.untagged || ',' LIKE '%,' || p.ifindex || ',%'), "

@@ -21,7 +21,8 @@ lab_report_finding_push(struct lab_report *r, const char *severity,
 {
 	struct lab_report_finding	*f;
 
-	if ((f = lab_report_push(&r->findings, &r->nfindings, sizeof(*f))) == NULL)
+	if ((f = lab_report_push(&r->findings, &r->nfindings,
+	    sizeof(*f))) == NULL)
 		return -1;
 	f->severity = lab_strdup(severity);
 	f->subject = lab_strdup(subject);
@@ -343,7 +344,8 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 	if (h->bmc != NULL && h->power_checked == 0) {
 		msg = lab_asprintf("BMC %s never checked: run 'lab power "
 		    "status %s'", h->bmc, h->name);
-		rc = msg == NULL ? -1 : lab_report_finding_push(r, "info", h->name, msg);
+		rc = msg == NULL ? -1 : lab_report_finding_push(r, "info",
+		    h->name, msg);
 		free(msg);
 	} else if (h->bmc != NULL && !h->bmc_reachable) {
 		lab_format_time(h->power_checked, when, sizeof(when));
@@ -352,8 +354,8 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 		    m != NULL && strncmp(m->id, "hp-microserver", 14) == 0 ?
 		    "; the Remote Access Card has no battery, so the "
 		    "MicroServer's mains power may be off" : "");
-		rc = msg == NULL ? -1 : lab_report_finding_push(r, "critical", h->name,
-		    msg);
+		rc = msg == NULL ? -1 : lab_report_finding_push(r, "critical",
+		    h->name, msg);
 		free(msg);
 	}
 	for (i = 0; m != NULL && rc == 0 && i < h->ndisks; i++) {
@@ -361,10 +363,10 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 		    !slot_is_ide(m, h->disks[i].slot))
 			continue;
 		subj = lab_asprintf("%s disk %s", h->name, h->disks[i].slot);
-		rc = subj == NULL ? -1 : lab_report_finding_push(r, "warning", subj,
-		    "SSD on an IDE-emulation port: as a cache it runs at a "
-		    "fraction of its speed (set the port to AHCI in the BIOS, "
-		    "or use a bay)");
+		rc = subj == NULL ? -1 : lab_report_finding_push(r, "warning",
+		    subj, "SSD on an IDE-emulation port: as a cache it runs "
+		    "at a fraction of its speed (set the port to AHCI in the "
+		    "BIOS, or use a bay)");
 		free(subj);
 	}
 	/*
@@ -492,7 +494,8 @@ lab_report_add_findings(struct lab_report *r, const char *severity,
 	size_t	i;
 
 	for (i = 0; i < n; i++)
-		if (lab_report_finding_push(r, severity, subjects[i], messages[i]) == -1)
+		if (lab_report_finding_push(r, severity, subjects[i],
+		    messages[i]) == -1)
 			return lab_err_oom(err);
 	if (sort_findings(r) == -1)
 		return lab_err_oom(err);
