@@ -5,7 +5,7 @@
 
 #include "lab/parse.h"
 #include "lab/report.h"
-#include "db/db-priv.h"
+#include "db/report-rows.h"
 #include "report-priv.h"
 
 /*
@@ -43,33 +43,23 @@ add_field(struct lab_buf *b, const char *s)
 		lab_buf_addc(b, '-');
 }
 
-static int
-snap_macs(struct lab_db *db, struct lab_report *r, struct lab_buf *b,
-    struct lab_err *err)
-{
-	sqlite3_stmt	*st;
-	int		 rc;
+/* What add_mac fills: the snapshot and the report's count. */
+struct macs {
+	struct lab_report	*r;
+	struct lab_buf		*b;
+};
 
-	if (lab_db_prepare(db, "SELECT s.name, lower(f.mac), "
-	    "coalesce(p.name, f.ifindex, '?') FROM switch_fdb f "
-	    "JOIN switches s ON s.id = f.switch_id "
-	    "LEFT JOIN switch_ports p ON p.switch_id = f.switch_id AND "
-	    "p.ifindex = f.ifindex "
-	    "WHERE lower(f.mac) NOT IN (SELECT lower(mac) FROM nics) "
-	    "GROUP BY s.name, lower(f.mac) ORDER BY s.name, lower(f.mac)",
-	    &st, err) == -1)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		lab_buf_adds(b, "m");
-		add_field(b, (const char *)sqlite3_column_text(st, 0));
-		add_field(b, (const char *)sqlite3_column_text(st, 1));
-		add_field(b, (const char *)sqlite3_column_text(st, 2));
-		lab_buf_addc(b, '\n');
-		r->unknown_macs++;
-	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return lab_db_fail(db, err, "read MAC tables");
+static int
+add_mac(void *arg, const struct lab_db_report_mac *row)
+{
+	struct macs	*m = arg;
+
+	lab_buf_adds(m->b, "m");
+	add_field(m->b, row->switch_name);
+	add_field(m->b, row->mac);
+	add_field(m->b, row->port);
+	lab_buf_addc(m->b, '\n');
+	m->r->unknown_macs++;
 	return 0;
 }
 
@@ -81,6 +71,7 @@ lab_report_snapshot(struct lab_db *db, struct lab_report *r,
 	const struct lab_report_host	*h;
 	const struct lab_report_port	*p;
 	struct lab_buf			 b;
+	struct macs			 macs;
 	char				 num[32];
 	size_t				 i, j;
 
@@ -130,7 +121,9 @@ lab_report_snapshot(struct lab_db *db, struct lab_report *r,
 			add_field(&b, p->host);
 			lab_buf_addc(&b, '\n');
 		}
-	if (snap_macs(db, r, &b, err) == -1) {
+	macs.r = r;
+	macs.b = &b;
+	if (lab_db_report_macs(db, add_mac, &macs, err) == -1) {
 		lab_buf_release(&b);
 		return -1;
 	}
@@ -417,25 +410,12 @@ lab_report_changes(struct lab_db *db, struct lab_report *r, int64_t since,
     struct lab_err *err)
 {
 	struct facts	 old, cur;
-	sqlite3_stmt	*st;
-	char		*prev = NULL;
+	char		*prev;
 	int		 rc;
 
-	if (lab_db_prepare(db, "SELECT time, snapshot FROM report_runs "
-	    "WHERE ?1 = 0 OR time <= ?1 ORDER BY time DESC, id DESC LIMIT 1",
-	    &st, err) == -1)
+	if (lab_db_report_last_run(db, since, &r->previous_run, &prev,
+	    err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, since);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		r->previous_run = sqlite3_column_int64(st, 0);
-		if ((prev = lab_db_text(st, 1)) == NULL)
-			rc = SQLITE_NOMEM;
-	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_NOMEM)
-		return lab_err_oom(err);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		return lab_db_fail(db, err, "read report runs");
 	if (prev == NULL)
 		return 0;
 	rc = 0;
@@ -455,17 +435,6 @@ int
 lab_report_record(struct lab_db *db, const struct lab_report *r,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
-
-	if (lab_db_prepare(db, "INSERT INTO report_runs (time, snapshot) "
-	    "VALUES (?1, ?2)", &st, err) == -1)
-		return -1;
-	sqlite3_bind_int64(st, 1, r->generated_at);
-	lab_db_bind_text(st, 2, r->snapshot ? r->snapshot : "");
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
-		return lab_db_fail(db, err, "record the report run");
-	return 0;
+	return lab_db_report_record(db, r->generated_at,
+	    r->snapshot ? r->snapshot : "", err);
 }

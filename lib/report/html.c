@@ -7,8 +7,6 @@
 #include "lab/parse.h"
 #include "report-html-priv.h"
 
-#define REPLACEMENT	"\xef\xbf\xbd"
-
 static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
 	"margin:0;background:#f4f6f8;color:#1b1f23}"
@@ -50,92 +48,6 @@ static const char css[] =
 	"code{font-family:ui-monospace,monospace;font-size:12px}"
 	"nav a{color:#90caf9;margin-right:14px}"
 	"footer{color:#78909c;font-size:12px;text-align:center;padding:16px}";
-
-/* Bytes in a valid UTF-8 sequence at s, or 0. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	size_t		n, i;
-	unsigned	c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong, surrogates, beyond U+10FFFF */
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
-}
-
-static void
-esc_n(struct lab_buf *b, const char *str, size_t max)
-{
-	const unsigned char	*s = (const unsigned char *)str;
-	size_t			 n, chars = 0;
-
-	if (s == NULL)
-		return;
-	for (; *s != '\0'; s += n, chars++) {
-		if (chars == max) {
-			lab_buf_adds(b, "\xe2\x80\xa6");
-			return;
-		}
-		n = utf8_len(s);
-		if (n == 0) {
-			lab_buf_adds(b, REPLACEMENT);
-			n = 1;
-			continue;
-		}
-		switch (*s) {
-		case '&':
-			lab_buf_adds(b, "&amp;");
-			break;
-		case '<':
-			lab_buf_adds(b, "&lt;");
-			break;
-		case '>':
-			lab_buf_adds(b, "&gt;");
-			break;
-		case '"':
-			lab_buf_adds(b, "&quot;");
-			break;
-		case '\'':
-			lab_buf_adds(b, "&#39;");
-			break;
-		default:
-			if ((*s < 0x20 && *s != '\t' && *s != '\n') ||
-			    *s == 0x7f)
-				lab_buf_adds(b, REPLACEMENT);
-			else
-				lab_buf_add(b, (const char *)s, n);
-		}
-	}
-}
-
-/* Escapes text for HTML and XML (see report-html-priv.h). */
-void
-lab_report_esc(struct lab_buf *b, const char *s)
-{
-	esc_n(b, s, SIZE_MAX);
-}
-
-/* Escapes at most max characters of s (see report-html-priv.h). */
-void
-lab_report_esc_short(struct lab_buf *b, const char *s, size_t max)
-{
-	esc_n(b, s, max);
-}
 
 /* Escaped s, or the (trusted) fallback in grey when s is NULL or empty. */
 static void

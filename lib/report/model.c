@@ -5,37 +5,14 @@
 #include "lab/model.h"
 #include "lab/render.h"
 #include "lab/report.h"
-#include "db/db-priv.h"
+#include "db/report-rows.h"
 #include "report-priv.h"
 
 /*
- * The report model: one query per table, joined in memory. Hosts come
- * sorted by name, switches by name and their ports by ifindex.
+ * The report model: the rows of lib/db/ (one query per table, see
+ * db/report-rows.h), joined in memory. Hosts come sorted by name,
+ * switches by name and their ports by ifindex.
  */
-
-/*
- * Grows an array by one zeroed element; returns it, or NULL. The arrays
- * it grows start empty and double at 4, 8, 16, ... elements, so that
- * 40,000 disks are not 40,000 reallocs.
- */
-void *
-lab_report_push(void *vp, size_t *n, size_t sz)
-{
-	void	**v = vp;
-	char	 *p = *v;
-	size_t	  cap;
-
-	if (*n == 0 || (*n >= 4 && (*n & (*n - 1)) == 0)) {
-		cap = *n < 4 ? 4 : *n * 2;
-		if ((p = realloc(*v, cap * sz)) == NULL)
-			return NULL;
-		*v = p;
-	}
-	if (p == NULL)	/* cannot be: grown above when *n was 0 */
-		return NULL;
-	memset(p + *n * sz, 0, sz);
-	return p + (*n)++ * sz;
-}
 
 /* Adds a finding (copies of the strings). */
 int
@@ -44,7 +21,8 @@ lab_report_finding_push(struct lab_report *r, const char *severity,
 {
 	struct lab_report_finding	*f;
 
-	if ((f = lab_report_push(&r->findings, &r->nfindings, sizeof(*f))) == NULL)
+	if ((f = lab_report_push(&r->findings, &r->nfindings,
+	    sizeof(*f))) == NULL)
 		return -1;
 	f->severity = lab_strdup(severity);
 	f->subject = lab_strdup(subject);
@@ -128,174 +106,146 @@ host_index(const struct ids *ids, int64_t id)
 	return ids->n;
 }
 
+/* What the row callbacks fill: the report, and the ids of its hosts or
+ * switches. */
+struct load {
+	struct lab_report	*r;
+	struct ids		*ids;
+};
+
 static int
-step_fail(struct lab_db *db, sqlite3_stmt *st, int rc, struct lab_err *err,
-    const char *what)
+add_host(void *arg, const struct lab_db_report_host *row)
 {
-	sqlite3_finalize(st);
-	if (rc == SQLITE_NOMEM)
-		return lab_err_oom(err);
-	return lab_db_fail(db, err, what);
+	struct load		*l = arg;
+	struct lab_report	*r = l->r;
+	const struct lab_model	*m;
+	struct lab_report_host	*h;
+
+	if ((h = lab_report_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
+	    NULL || ids_add(l->ids, row->id) == -1)
+		return -1;
+	lab_strv_init(&h->groups);
+	h->name = lab_strdup(row->name);
+	h->model = lab_strdup(row->model);
+	h->role = lab_strdup(row->role);
+	if ((m = lab_model_find(h->model)) != NULL)
+		h->model_name = lab_strdup(m->name);
+	if (row->bmc_type != NULL)
+		h->bmc = lab_asprintf(strchr(row->bmc_address, ':') != NULL ?
+		    "%s [%s]:%d" : "%s %s:%d", row->bmc_type,
+		    row->bmc_address, row->bmc_port);
+	h->power = lab_strdup(row->power);
+	h->power_seen = row->power_seen;
+	h->power_checked = row->power_checked;
+	h->bmc_reachable = row->bmc_reachable;
+	h->last_run = lab_strdup(row->last_run);
+	if (h->name == NULL || h->model == NULL)
+		return -1;
+	return 0;
 }
 
 static int
 load_hosts(struct lab_db *db, struct lab_report *r, struct ids *ids,
     struct lab_err *err)
 {
-	const struct lab_model	*m;
-	struct lab_report_host	*h;
-	sqlite3_stmt		*st;
-	int			 rc;
+	struct load	l = { r, ids };
 
-	if (lab_db_prepare(db, "SELECT h.id, h.name, h.model, h.role, b.type, "
-	    "b.address, b.port, ps.state, ps.seen_at, ps.checked_at, "
-	    "ps.bmc_reachable, (SELECT pr.kind || ' ' || pr.layout || ' ' || "
-	    "pr.status || ' ' || strftime('%Y-%m-%dT%H:%M:%SZ', "
-	    "pr.started_at, 'unixepoch') || ' (run ' || pr.id || ')' "
-	    "FROM provision_runs pr WHERE pr.host = h.name "
-	    "ORDER BY pr.started_at DESC, pr.id DESC LIMIT 1) FROM hosts h "
-	    "LEFT JOIN bmcs b ON b.host_id = h.id "
-	    "LEFT JOIN power_state ps ON ps.host_id = h.id ORDER BY h.name",
-	    &st, err) == -1)
+	if (lab_db_report_hosts(db, add_host, &l, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((h = lab_report_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
-		    NULL || ids_add(ids, sqlite3_column_int64(st, 0)) == -1) {
-			sqlite3_finalize(st);
-			return lab_err_oom(err);
-		}
-		lab_strv_init(&h->groups);
-		h->name = lab_db_text(st, 1);
-		h->model = lab_db_text(st, 2);
-		h->role = lab_db_text(st, 3);
-		if ((m = lab_model_find(h->model)) != NULL)
-			h->model_name = lab_strdup(m->name);
-		if (sqlite3_column_type(st, 4) != SQLITE_NULL)
-			h->bmc = lab_asprintf(strchr((const char *)
-			    sqlite3_column_text(st, 5), ':') != NULL ?
-			    "%s [%s]:%d" : "%s %s:%d",
-			    sqlite3_column_text(st, 4),
-			    sqlite3_column_text(st, 5),
-			    sqlite3_column_int(st, 6));
-		h->power = lab_db_text(st, 7);
-		h->power_seen = sqlite3_column_int64(st, 8);
-		h->power_checked = sqlite3_column_int64(st, 9);
-		h->bmc_reachable = sqlite3_column_int(st, 10);
-		h->last_run = lab_db_text(st, 11);
-		if (h->name == NULL || h->model == NULL) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, rc, err, "read hosts");
-	sqlite3_finalize(st);
 	if (ids_index(ids) == -1)
 		return lab_err_oom(err);
 	return 0;
 }
 
 static int
-load_groups(struct lab_db *db, struct lab_report *r, const struct ids *ids,
-    struct lab_err *err)
+add_group(void *arg, const struct lab_db_report_group *row)
 {
-	sqlite3_stmt	*st;
-	size_t		 i;
-	int		 rc;
+	struct load	*l = arg;
+	size_t		 i = host_index(l->ids, row->host_id);
 
-	if (lab_db_prepare(db, "SELECT hg.host_id, g.name FROM host_groups hg "
-	    "JOIN groups g ON g.id = hg.group_id "
-	    "ORDER BY hg.host_id, hg.position", &st, err) == -1)
+	if (i < l->r->nhosts && lab_strv_add(&l->r->hosts[i].groups,
+	    row->name) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = host_index(ids, sqlite3_column_int64(st, 0));
-		if (i < r->nhosts && lab_strv_add(&r->hosts[i].groups,
-		    (const char *)sqlite3_column_text(st, 1)) == -1) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, rc, err, "read groups");
-	sqlite3_finalize(st);
 	return 0;
 }
 
 static int
-load_nics(struct lab_db *db, struct lab_report *r, const struct ids *ids,
-    struct lab_err *err)
+add_nic(void *arg, const struct lab_db_report_nic *row)
 {
+	struct load		*l = arg;
 	struct lab_report_host	*h;
 	struct lab_report_nic	*n;
-	sqlite3_stmt		*st;
-	size_t			 i;
-	int			 rc;
+	size_t			 i = host_index(l->ids, row->host_id);
 
-	/* the link last seen, even by an older discovery: "seen <when>" */
-	if (lab_db_prepare(db, "SELECT n.host_id, n.name, n.mac, s.name, l.port, "
-	    "l.last_seen FROM nics n "
-	    "LEFT JOIN nic_links l ON l.host_id = n.host_id AND l.nic = n.name "
-	    "LEFT JOIN switches s ON s.id = l.switch_id "
-	    "ORDER BY n.host_id, n.position", &st, err) == -1)
+	if (i == l->r->nhosts)
+		return 0;
+	h = &l->r->hosts[i];
+	if ((n = lab_report_push(&h->nics, &h->nnics, sizeof(*n))) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = host_index(ids, sqlite3_column_int64(st, 0));
-		if (i == r->nhosts)
-			continue;
-		h = &r->hosts[i];
-		if ((n = lab_report_push(&h->nics, &h->nnics, sizeof(*n))) ==
-		    NULL) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		n->name = lab_db_text(st, 1);
-		n->mac = lab_db_text(st, 2);
-		n->switch_name = lab_db_text(st, 3);
-		n->port = lab_db_text(st, 4);
-		n->last_seen = sqlite3_column_int64(st, 5);
-	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, rc, err, "read NICs");
-	sqlite3_finalize(st);
+	n->name = lab_strdup(row->name);
+	n->mac = lab_strdup(row->mac);
+	n->switch_name = lab_strdup(row->switch_name);
+	n->port = lab_strdup(row->port);
+	n->last_seen = row->last_seen;
 	return 0;
 }
 
 static int
-load_disks(struct lab_db *db, struct lab_report *r, const struct ids *ids,
-    struct lab_err *err)
+add_disk(void *arg, const struct lab_db_report_disk *row)
 {
+	struct load		*l = arg;
 	struct lab_report_host	*h;
 	struct lab_report_disk	*d;
-	sqlite3_stmt		*st;
-	size_t			 i;
-	int			 rc;
+	size_t			 i = host_index(l->ids, row->host_id);
 
-	/* member_of: where the last done storage run put the disk */
-	if (lab_db_prepare(db, "SELECT d.host_id, d.slot, d.kind, d.size_bytes, "
-	    "d.controller, m.member_of FROM disks d JOIN hosts h ON "
-	    "h.id = d.host_id LEFT JOIN disk_members m ON m.host = h.name "
-	    "AND m.slot = d.slot ORDER BY d.host_id, d.position", &st,
-	    err) == -1)
+	if (i == l->r->nhosts)
+		return 0;
+	h = &l->r->hosts[i];
+	if ((d = lab_report_push(&h->disks, &h->ndisks, sizeof(*d))) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = host_index(ids, sqlite3_column_int64(st, 0));
-		if (i == r->nhosts)
-			continue;
-		h = &r->hosts[i];
-		if ((d = lab_report_push(&h->disks, &h->ndisks, sizeof(*d))) ==
-		    NULL) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		d->slot = lab_db_text(st, 1);
-		d->kind = lab_db_text(st, 2);
-		d->size_bytes = (uint64_t)sqlite3_column_int64(st, 3);
-		d->controller = lab_db_text(st, 4);
-		d->member_of = lab_db_text(st, 5);
+	d->slot = lab_strdup(row->slot);
+	d->kind = lab_strdup(row->kind);
+	d->size_bytes = row->size_bytes;
+	d->controller = lab_strdup(row->controller);
+	d->member_of = lab_strdup(row->member_of);
+	return 0;
+}
+
+/* The groups, NICs and disks of the hosts read. */
+static int
+load_host_parts(struct lab_db *db, struct lab_report *r,
+    struct ids *ids, struct lab_err *err)
+{
+	struct load	l = { r, ids };
+
+	if (lab_db_report_groups(db, add_group, &l, err) == -1 ||
+	    lab_db_report_nics(db, add_nic, &l, err) == -1 ||
+	    lab_db_report_disks(db, add_disk, &l, err) == -1)
+		return -1;
+	return 0;
+}
+
+static int
+add_switch(void *arg, const struct lab_db_report_switch *row)
+{
+	struct load			*l = arg;
+	struct lab_report		*r = l->r;
+	const struct lab_model		*m;
+	struct lab_report_switch	*s;
+
+	if ((s = lab_report_push(&r->switches, &r->nswitches,
+	    sizeof(*s))) == NULL || ids_add(l->ids, row->id) == -1)
+		return -1;
+	s->name = lab_strdup(row->name);
+	s->model = lab_strdup(row->model);
+	if (s->model != NULL && (m = lab_model_find(s->model)) != NULL) {
+		s->model_name = lab_strdup(m->name);
+		s->model_ports = m->switch_ports;
 	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, rc, err, "read disks");
-	sqlite3_finalize(st);
+	s->discovered_at = row->discovered_at;
+	/* a walk that never completed leaves no description */
+	if (s->discovered_at != 0)
+		s->descr = lab_strdup(row->descr);
 	return 0;
 }
 
@@ -303,162 +253,72 @@ static int
 load_switches(struct lab_db *db, struct lab_report *r, struct ids *ids,
     struct lab_err *err)
 {
-	const struct lab_model		*m;
-	struct lab_report_switch	*s;
-	sqlite3_stmt			*st;
-	int				 rc;
+	struct load	l = { r, ids };
 
-	if (lab_db_prepare(db, "SELECT id, name, model, sys_descr, discovered_at "
-	    "FROM switches ORDER BY name", &st, err) == -1)
+	if (lab_db_report_switches(db, add_switch, &l, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((s = lab_report_push(&r->switches, &r->nswitches,
-		    sizeof(*s))) == NULL ||
-		    ids_add(ids, sqlite3_column_int64(st, 0)) == -1) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		s->name = lab_db_text(st, 1);
-		s->model = lab_db_text(st, 2);
-		if (s->model != NULL &&
-		    (m = lab_model_find(s->model)) != NULL) {
-			s->model_name = lab_strdup(m->name);
-			s->model_ports = m->switch_ports;
-		}
-		s->descr = lab_db_text(st, 3);
-		s->discovered_at = sqlite3_column_int64(st, 4);
-		if (s->discovered_at == 0) {
-			/* a walk that never completed leaves no description */
-			free(s->descr);
-			s->descr = NULL;
-		}
-	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, rc, err, "read switches");
-	sqlite3_finalize(st);
 	if (ids_index(ids) == -1)
 		return lab_err_oom(err);
 	return 0;
 }
 
 static int
-load_ports(struct lab_db *db, struct lab_report *r, const struct ids *ids,
-    struct lab_err *err)
+add_port(void *arg, const struct lab_db_report_port *row)
 {
+	struct load			*l = arg;
 	struct lab_report_switch	*s;
 	struct lab_report_port		*p;
-	sqlite3_stmt			*st;
-	size_t				 i;
-	int				 rc;
+	size_t				 i = host_index(l->ids, row->switch_id);
 
-	/*
-	 * The VLANs whose untagged list holds the port, the port-channel
-	 * whose members do, the hosts whose link the last discovery saw,
-	 * and the neighbours: correlated, still one statement.
-	 */
-	if (lab_db_prepare(db, "SELECT p.switch_id, p.ifindex, p.name, p.alias, "
-	    "p.oper_status, p.speed_mbps, p.duplex, p.speed_suspect, "
-	    "(SELECT group_concat(v.vlan_id, ',') FROM switch_vlans v "
-	    " WHERE v.switch_id = p.switch_id AND "
-	    " ',' || v.untagged || ',' LIKE '%,' || p.ifindex || ',%'), "
-	    "(SELECT coalesce(q.name, g.ifindex) FROM switch_lags g "
-	    " LEFT JOIN switch_ports q ON q.switch_id = g.switch_id AND "
-	    " q.ifindex = g.ifindex WHERE g.switch_id = p.switch_id AND "
-	    " ',' || g.members || ',' LIKE '%,' || p.ifindex || ',%' "
-	    " ORDER BY g.ifindex LIMIT 1), "
-	    "(SELECT group_concat(h.name, ',') FROM nic_links l "
-	    " JOIN hosts h ON h.id = l.host_id JOIN switches s "
-	    " ON s.id = l.switch_id WHERE l.switch_id = p.switch_id AND "
-	    " l.ifindex = p.ifindex AND l.last_seen = s.discovered_at), "
-	    "(SELECT group_concat(l.nic, ',') FROM nic_links l "
-	    " JOIN switches s ON s.id = l.switch_id "
-	    " WHERE l.switch_id = p.switch_id AND l.ifindex = p.ifindex AND "
-	    " l.last_seen = s.discovered_at), "
-	    "(SELECT n.protocol || ': ' || coalesce(n.remote_device, '?') || "
-	    " ' ' || coalesce(n.remote_port, '?') FROM switch_neighbors n "
-	    " WHERE n.switch_id = p.switch_id AND n.ifindex = p.ifindex "
-	    " ORDER BY n.protocol LIMIT 1) "
-	    "FROM switch_ports p ORDER BY p.switch_id, p.ifindex", &st,
-	    err) == -1)
+	if (i == l->r->nswitches)
+		return 0;
+	s = &l->r->switches[i];
+	if ((p = lab_report_push(&s->ports, &s->nports, sizeof(*p))) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		i = host_index(ids, sqlite3_column_int64(st, 0));
-		if (i == r->nswitches)
-			continue;
-		s = &r->switches[i];
-		if ((p = lab_report_push(&s->ports, &s->nports, sizeof(*p))) ==
-		    NULL) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		p->ifindex = (unsigned long)sqlite3_column_int64(st, 1);
-		p->name = lab_db_text(st, 2);
-		p->alias = lab_db_text(st, 3);
-		p->oper_status = lab_db_text(st, 4);
-		p->speed_mbps = sqlite3_column_int64(st, 5);
-		p->duplex = lab_db_text(st, 6);
-		p->speed_suspect = sqlite3_column_int(st, 7);
-		p->vlan = lab_db_text(st, 8);
-		p->lag = lab_db_text(st, 9);
-		p->host = lab_db_text(st, 10);
-		p->nic = lab_db_text(st, 11);
-		p->neighbor = lab_db_text(st, 12);
-	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, rc, err, "read switch ports");
-	sqlite3_finalize(st);
+	p->ifindex = (unsigned long)row->ifindex;
+	p->name = lab_strdup(row->name);
+	p->alias = lab_strdup(row->alias);
+	p->oper_status = lab_strdup(row->oper_status);
+	p->speed_mbps = row->speed_mbps;
+	p->duplex = lab_strdup(row->duplex);
+	p->speed_suspect = row->speed_suspect;
+	p->vlan = lab_strdup(row->vlan);
+	p->lag = lab_strdup(row->lag);
+	p->host = lab_strdup(row->host);
+	p->nic = lab_strdup(row->nic);
+	p->neighbor = lab_strdup(row->neighbor);
 	return 0;
 }
 
 static int
-load_findings(struct lab_db *db, struct lab_report *r, struct lab_err *err)
+load_ports(struct lab_db *db, struct lab_report *r, struct ids *ids,
+    struct lab_err *err)
 {
-	sqlite3_stmt	*st;
-	int		 rc;
+	struct load	l = { r, ids };
 
-	if (lab_db_prepare(db, "SELECT f.severity, f.subject, f.message "
-	    "FROM switch_findings f JOIN switches s ON s.id = f.switch_id "
-	    "ORDER BY s.name, f.rowid", &st, err) == -1)
-		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (lab_report_finding_push(r, (const char *)sqlite3_column_text(st, 0),
-		    (const char *)sqlite3_column_text(st, 1),
-		    (const char *)sqlite3_column_text(st, 2)) == -1) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, rc, err, "read switch findings");
-	sqlite3_finalize(st);
-	return 0;
+	return lab_db_report_ports(db, add_port, &l, err);
 }
 
 static int
-load_audit(struct lab_db *db, struct lab_report *r, struct lab_err *err)
+add_finding(void *arg, const struct lab_db_report_finding *row)
 {
+	return lab_report_finding_push(arg, row->severity, row->subject,
+	    row->message);
+}
+
+static int
+add_audit(void *arg, const struct lab_db_report_audit *row)
+{
+	struct lab_report	*r = arg;
 	struct lab_report_audit	*a;
-	sqlite3_stmt		*st;
-	int			 rc;
 
-	if (lab_db_prepare(db, "SELECT time, user, argv, result, message FROM "
-	    "(SELECT * FROM audit_log ORDER BY id DESC LIMIT 20) ORDER BY id",
-	    &st, err) == -1)
+	if ((a = lab_report_push(&r->audit, &r->naudit, sizeof(*a))) == NULL)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((a = lab_report_push(&r->audit, &r->naudit, sizeof(*a))) ==
-		    NULL) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
-		a->time = sqlite3_column_int64(st, 0);
-		a->user = lab_db_text(st, 1);
-		a->argv = lab_db_text(st, 2);
-		a->result = sqlite3_column_int(st, 3);
-		a->message = lab_db_text(st, 4);
-	}
-	if (rc != SQLITE_DONE)
-		return step_fail(db, st, rc, err, "read the audit log");
-	sqlite3_finalize(st);
+	a->time = row->time;
+	a->user = lab_strdup(row->user);
+	a->argv = lab_strdup(row->argv);
+	a->result = row->result;
+	a->message = lab_strdup(row->message);
 	return 0;
 }
 
@@ -484,7 +344,8 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 	if (h->bmc != NULL && h->power_checked == 0) {
 		msg = lab_asprintf("BMC %s never checked: run 'lab power "
 		    "status %s'", h->bmc, h->name);
-		rc = msg == NULL ? -1 : lab_report_finding_push(r, "info", h->name, msg);
+		rc = msg == NULL ? -1 : lab_report_finding_push(r, "info",
+		    h->name, msg);
 		free(msg);
 	} else if (h->bmc != NULL && !h->bmc_reachable) {
 		lab_format_time(h->power_checked, when, sizeof(when));
@@ -493,8 +354,8 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 		    m != NULL && strncmp(m->id, "hp-microserver", 14) == 0 ?
 		    "; the Remote Access Card has no battery, so the "
 		    "MicroServer's mains power may be off" : "");
-		rc = msg == NULL ? -1 : lab_report_finding_push(r, "critical", h->name,
-		    msg);
+		rc = msg == NULL ? -1 : lab_report_finding_push(r, "critical",
+		    h->name, msg);
 		free(msg);
 	}
 	for (i = 0; m != NULL && rc == 0 && i < h->ndisks; i++) {
@@ -502,10 +363,10 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 		    !slot_is_ide(m, h->disks[i].slot))
 			continue;
 		subj = lab_asprintf("%s disk %s", h->name, h->disks[i].slot);
-		rc = subj == NULL ? -1 : lab_report_finding_push(r, "warning", subj,
-		    "SSD on an IDE-emulation port: as a cache it runs at a "
-		    "fraction of its speed (set the port to AHCI in the BIOS, "
-		    "or use a bay)");
+		rc = subj == NULL ? -1 : lab_report_finding_push(r, "warning",
+		    subj, "SSD on an IDE-emulation port: as a cache it runs "
+		    "at a fraction of its speed (set the port to AHCI in the "
+		    "BIOS, or use a bay)");
 		free(subj);
 	}
 	/*
@@ -590,13 +451,11 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since,
 		return lab_err_oom(err);
 	r->generated_at = now;
 	if (load_hosts(db, r, &hids, err) == -1 ||
-	    load_groups(db, r, &hids, err) == -1 ||
-	    load_nics(db, r, &hids, err) == -1 ||
-	    load_disks(db, r, &hids, err) == -1 ||
+	    load_host_parts(db, r, &hids, err) == -1 ||
 	    load_switches(db, r, &sids, err) == -1 ||
 	    load_ports(db, r, &sids, err) == -1 ||
-	    load_findings(db, r, err) == -1 ||
-	    load_audit(db, r, err) == -1)
+	    lab_db_report_findings(db, add_finding, r, err) == -1 ||
+	    lab_db_report_audit(db, add_audit, r, err) == -1)
 		goto out;
 	if (derive(r) == -1) {
 		lab_err_oom(err);
@@ -635,7 +494,8 @@ lab_report_add_findings(struct lab_report *r, const char *severity,
 	size_t	i;
 
 	for (i = 0; i < n; i++)
-		if (lab_report_finding_push(r, severity, subjects[i], messages[i]) == -1)
+		if (lab_report_finding_push(r, severity, subjects[i],
+		    messages[i]) == -1)
 			return lab_err_oom(err);
 	if (sort_findings(r) == -1)
 		return lab_err_oom(err);

@@ -8,7 +8,7 @@
 #include "lab/str.h"
 
 /*
- * What report-html.c and report-svg.c share. The escapers write text valid
+ * What html.c and svg.c share. The escapers (escape.c) write text valid
  * in both HTML and XML: &, <, >, " and ' become entities, control
  * characters and bytes that are not UTF-8 become U+FFFD. NULL writes
  * nothing.

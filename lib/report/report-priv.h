@@ -4,13 +4,13 @@
 
 #include "lab/report.h"
 
-/* Grows an array by one zeroed element; returns it, or NULL. */
+/* Grows an array by one zeroed element; returns it, or NULL (push.c). */
 void	*lab_report_push(void *v, size_t *n, size_t sz);
 /* Adds a finding; -1 on allocation failure. */
 int	 lab_report_finding_push(struct lab_report *, const char *severity,
 	    const char *subject, const char *message);
 /* Fills r->snapshot (and r->unknown_macs) from the report and the
- * switches' MAC tables (lib/report-changes.c). */
+ * switches' MAC tables (changes.c). */
 int	 lab_report_snapshot(struct lab_db *, struct lab_report *,
 	    struct lab_err *err);
 /* Lists the changes since the previous run (or the last at or before

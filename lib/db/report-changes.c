@@ -1,0 +1,91 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "lab/db.h"
+#include "db-priv.h"
+#include "report-rows.h"
+
+/*
+ * What the report's changes need (report-rows.h): the MACs no inventory
+ * NIC owns, and the report runs with their snapshots.
+ */
+
+/* MACs on a switch that no inventory NIC owns, by switch and MAC. */
+int
+lab_db_report_macs(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_mac *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_mac	 m;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	if (lab_db_prepare(db, "SELECT s.name, lower(f.mac), "
+	    "coalesce(p.name, f.ifindex, '?') FROM switch_fdb f "
+	    "JOIN switches s ON s.id = f.switch_id "
+	    "LEFT JOIN switch_ports p ON p.switch_id = f.switch_id AND "
+	    "p.ifindex = f.ifindex "
+	    "WHERE lower(f.mac) NOT IN (SELECT lower(mac) FROM nics) "
+	    "GROUP BY s.name, lower(f.mac) ORDER BY s.name, lower(f.mac)",
+	    &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		m.switch_name = (const char *)sqlite3_column_text(st, 0);
+		m.mac = (const char *)sqlite3_column_text(st, 1);
+		m.port = (const char *)sqlite3_column_text(st, 2);
+		if (fn(arg, &m) == -1) {
+			sqlite3_finalize(st);
+			return lab_err_oom(err);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return lab_db_fail(db, err, "read MAC tables");
+	return 0;
+}
+
+/* The last report run (at or before since when it is not 0). */
+int
+lab_db_report_last_run(struct lab_db *db, int64_t since, int64_t *when,
+    char **snapshot, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*when = 0;
+	*snapshot = NULL;
+	if (lab_db_prepare(db, "SELECT time, snapshot FROM report_runs "
+	    "WHERE ?1 = 0 OR time <= ?1 ORDER BY time DESC, id DESC LIMIT 1",
+	    &st, err) == -1)
+		return -1;
+	sqlite3_bind_int64(st, 1, since);
+	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		*when = sqlite3_column_int64(st, 0);
+		if ((*snapshot = lab_db_text(st, 1)) == NULL)
+			rc = SQLITE_NOMEM;
+	}
+	sqlite3_finalize(st);
+	if (rc == SQLITE_NOMEM)
+		return lab_err_oom(err);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return lab_db_fail(db, err, "read report runs");
+	return 0;
+}
+
+/* Records a report run. */
+int
+lab_db_report_record(struct lab_db *db, int64_t when, const char *snapshot,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	if (lab_db_prepare(db, "INSERT INTO report_runs (time, snapshot) "
+	    "VALUES (?1, ?2)", &st, err) == -1)
+		return -1;
+	sqlite3_bind_int64(st, 1, when);
+	lab_db_bind_text(st, 2, snapshot);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return lab_db_fail(db, err, "record the report run");
+	return 0;
+}

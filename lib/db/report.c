@@ -1,0 +1,307 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <string.h>
+
+#include "lab/db.h"
+#include "db-priv.h"
+#include "report-rows.h"
+
+/*
+ * The rows of the report model (report-rows.h): one query per table,
+ * which lib/report/ joins in memory.
+ */
+
+static const char *
+text(sqlite3_stmt *st, int col)
+{
+	return (const char *)sqlite3_column_text(st, col);
+}
+
+/* Ends a scan: 0 when it read every row, else the error. */
+static int
+scan_end(struct lab_db *db, sqlite3_stmt *st, int rc, struct lab_err *err,
+    const char *what)
+{
+	sqlite3_finalize(st);
+	if (rc == SQLITE_DONE)
+		return 0;
+	if (rc == SQLITE_NOMEM)
+		return lab_err_oom(err);
+	return lab_db_fail(db, err, what);
+}
+
+/* Hosts by name. */
+int
+lab_db_report_hosts(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_host *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_host	 h;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	if (lab_db_prepare(db, "SELECT h.id, h.name, h.model, h.role, b.type, "
+	    "b.address, b.port, ps.state, ps.seen_at, ps.checked_at, "
+	    "ps.bmc_reachable, (SELECT pr.kind || ' ' || pr.layout || ' ' || "
+	    "pr.status || ' ' || strftime('%Y-%m-%dT%H:%M:%SZ', "
+	    "pr.started_at, 'unixepoch') || ' (run ' || pr.id || ')' "
+	    "FROM provision_runs pr WHERE pr.host = h.name "
+	    "ORDER BY pr.started_at DESC, pr.id DESC LIMIT 1) FROM hosts h "
+	    "LEFT JOIN bmcs b ON b.host_id = h.id "
+	    "LEFT JOIN power_state ps ON ps.host_id = h.id ORDER BY h.name",
+	    &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&h, 0, sizeof(h));
+		h.id = sqlite3_column_int64(st, 0);
+		h.name = text(st, 1);
+		h.model = text(st, 2);
+		h.role = text(st, 3);
+		if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
+			h.bmc_type = text(st, 4);
+			h.bmc_address = text(st, 5);
+			h.bmc_port = sqlite3_column_int(st, 6);
+		}
+		h.power = text(st, 7);
+		h.power_seen = sqlite3_column_int64(st, 8);
+		h.power_checked = sqlite3_column_int64(st, 9);
+		h.bmc_reachable = sqlite3_column_int(st, 10);
+		h.last_run = text(st, 11);
+		if (fn(arg, &h) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return scan_end(db, st, rc, err, "read hosts");
+}
+
+/* Group memberships, by host id and position. */
+int
+lab_db_report_groups(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_group *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_group	 g;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	if (lab_db_prepare(db, "SELECT hg.host_id, g.name FROM host_groups hg "
+	    "JOIN groups g ON g.id = hg.group_id "
+	    "ORDER BY hg.host_id, hg.position", &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		g.host_id = sqlite3_column_int64(st, 0);
+		g.name = text(st, 1);
+		if (fn(arg, &g) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return scan_end(db, st, rc, err, "read groups");
+}
+
+/* NICs by host id and position, with the link last seen. */
+int
+lab_db_report_nics(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_nic *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_nic	 n;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	/* the link last seen, even by an older discovery: "seen <when>" */
+	if (lab_db_prepare(db, "SELECT n.host_id, n.name, n.mac, s.name, "
+	    "l.port, l.last_seen FROM nics n "
+	    "LEFT JOIN nic_links l ON l.host_id = n.host_id AND l.nic = n.name "
+	    "LEFT JOIN switches s ON s.id = l.switch_id "
+	    "ORDER BY n.host_id, n.position", &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		n.host_id = sqlite3_column_int64(st, 0);
+		n.name = text(st, 1);
+		n.mac = text(st, 2);
+		n.switch_name = text(st, 3);
+		n.port = text(st, 4);
+		n.last_seen = sqlite3_column_int64(st, 5);
+		if (fn(arg, &n) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return scan_end(db, st, rc, err, "read NICs");
+}
+
+/* Disks by host id and position. */
+int
+lab_db_report_disks(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_disk *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_disk	 d;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	/* member_of: where the last done storage run put the disk */
+	if (lab_db_prepare(db, "SELECT d.host_id, d.slot, d.kind, "
+	    "d.size_bytes, d.controller, m.member_of FROM disks d "
+	    "JOIN hosts h ON h.id = d.host_id LEFT JOIN disk_members m "
+	    "ON m.host = h.name AND m.slot = d.slot "
+	    "ORDER BY d.host_id, d.position", &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		d.host_id = sqlite3_column_int64(st, 0);
+		d.slot = text(st, 1);
+		d.kind = text(st, 2);
+		d.size_bytes = (uint64_t)sqlite3_column_int64(st, 3);
+		d.controller = text(st, 4);
+		d.member_of = text(st, 5);
+		if (fn(arg, &d) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return scan_end(db, st, rc, err, "read disks");
+}
+
+/* Switches by name. */
+int
+lab_db_report_switches(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_switch *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_switch	 s;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	if (lab_db_prepare(db, "SELECT id, name, model, sys_descr, "
+	    "discovered_at FROM switches ORDER BY name", &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		s.id = sqlite3_column_int64(st, 0);
+		s.name = text(st, 1);
+		s.model = text(st, 2);
+		s.descr = text(st, 3);
+		s.discovered_at = sqlite3_column_int64(st, 4);
+		if (fn(arg, &s) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return scan_end(db, st, rc, err, "read switches");
+}
+
+/* Ports by switch id and ifindex. */
+int
+lab_db_report_ports(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_port *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_port	 p;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	/*
+	 * The VLANs whose untagged list holds the port, the port-channel
+	 * whose members do, the hosts whose link the last discovery saw,
+	 * and the neighbours: correlated, still one statement.
+	 */
+	if (lab_db_prepare(db, "SELECT p.switch_id, p.ifindex, p.name, "
+	    "p.alias, p.oper_status, p.speed_mbps, p.duplex, p.speed_suspect, "
+	    "(SELECT group_concat(v.vlan_id, ',') FROM switch_vlans v "
+	    " WHERE v.switch_id = p.switch_id AND "
+	    " ',' || v.untagged || ',' LIKE '%,' || p.ifindex || ',%'), "
+	    "(SELECT coalesce(q.name, g.ifindex) FROM switch_lags g "
+	    " LEFT JOIN switch_ports q ON q.switch_id = g.switch_id AND "
+	    " q.ifindex = g.ifindex WHERE g.switch_id = p.switch_id AND "
+	    " ',' || g.members || ',' LIKE '%,' || p.ifindex || ',%' "
+	    " ORDER BY g.ifindex LIMIT 1), "
+	    "(SELECT group_concat(h.name, ',') FROM nic_links l "
+	    " JOIN hosts h ON h.id = l.host_id JOIN switches s "
+	    " ON s.id = l.switch_id WHERE l.switch_id = p.switch_id AND "
+	    " l.ifindex = p.ifindex AND l.last_seen = s.discovered_at), "
+	    "(SELECT group_concat(l.nic, ',') FROM nic_links l "
+	    " JOIN switches s ON s.id = l.switch_id "
+	    " WHERE l.switch_id = p.switch_id AND l.ifindex = p.ifindex AND "
+	    " l.last_seen = s.discovered_at), "
+	    "(SELECT n.protocol || ': ' || coalesce(n.remote_device, '?') || "
+	    " ' ' || coalesce(n.remote_port, '?') FROM switch_neighbors n "
+	    " WHERE n.switch_id = p.switch_id AND n.ifindex = p.ifindex "
+	    " ORDER BY n.protocol LIMIT 1) "
+	    "FROM switch_ports p ORDER BY p.switch_id, p.ifindex", &st,
+	    err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		p.switch_id = sqlite3_column_int64(st, 0);
+		p.ifindex = sqlite3_column_int64(st, 1);
+		p.name = text(st, 2);
+		p.alias = text(st, 3);
+		p.oper_status = text(st, 4);
+		p.speed_mbps = sqlite3_column_int64(st, 5);
+		p.duplex = text(st, 6);
+		p.speed_suspect = sqlite3_column_int(st, 7);
+		p.vlan = text(st, 8);
+		p.lag = text(st, 9);
+		p.host = text(st, 10);
+		p.nic = text(st, 11);
+		p.neighbor = text(st, 12);
+		if (fn(arg, &p) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return scan_end(db, st, rc, err, "read switch ports");
+}
+
+/* The switches' findings, by switch name, in the order they were found. */
+int
+lab_db_report_findings(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_finding *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_finding	 f;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	if (lab_db_prepare(db, "SELECT f.severity, f.subject, f.message "
+	    "FROM switch_findings f JOIN switches s ON s.id = f.switch_id "
+	    "ORDER BY s.name, f.rowid", &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		f.severity = text(st, 0);
+		f.subject = text(st, 1);
+		f.message = text(st, 2);
+		if (fn(arg, &f) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return scan_end(db, st, rc, err, "read switch findings");
+}
+
+/* The last 20 lines of the audit log, oldest first. */
+int
+lab_db_report_audit(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_audit *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_audit	 a;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	if (lab_db_prepare(db, "SELECT time, user, argv, result, message FROM "
+	    "(SELECT * FROM audit_log ORDER BY id DESC LIMIT 20) ORDER BY id",
+	    &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		a.time = sqlite3_column_int64(st, 0);
+		a.user = text(st, 1);
+		a.argv = text(st, 2);
+		a.result = sqlite3_column_int(st, 3);
+		a.message = text(st, 4);
+		if (fn(arg, &a) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+	}
+	return scan_end(db, st, rc, err, "read the audit log");
+}
