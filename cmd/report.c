@@ -19,12 +19,6 @@ struct missed {
 	struct lab_strv	 message;
 };
 
-static int64_t
-wall(void)
-{
-	return (int64_t)time(NULL);
-}
-
 static void
 missed_add(struct missed *m, const char *subject, const char *fmt,
     const char *what)
@@ -89,9 +83,7 @@ collect_power(struct lab_call *call, const struct lab_inventory *inv,
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_POWER_STATUS;
 	req.timeout_ms = timeout_ms;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
-	ctx.wall = wall;
+	lab_ctx_init(&ctx);
 	/* an unreachable BMC is recorded, and derived as a finding */
 	if (lab_power_run(&ctx, inv, &hosts, creds, &req, &res, &e) == -1 ||
 	    lab_db_power_record(call->db, LAB_POWER_STATUS, res, hosts.n,
@@ -125,9 +117,7 @@ collect_switches(struct lab_call *call, const struct lab_inventory *inv,
 	memset(&req, 0, sizeof(req));
 	req.timeout_ms = timeout_ms;
 	req.retries = 0;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
-	ctx.wall = wall;
+	lab_ctx_init(&ctx);
 	if (lab_db_links_seen(call->db, NULL, &seen, &e) == -1 ||
 	    lab_switch_discover(&ctx, inv, &names, creds, &req, &v, &e) ==
 	    -1) {

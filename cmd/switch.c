@@ -106,8 +106,7 @@ discover(struct lab_call *call, struct lab_err *err)
 		lab_strv_release(&names);
 		return err->code;
 	}
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
+	lab_ctx_init(&ctx);
 	if (lab_switch_discover(&ctx, inv, &names, creds, &req, &v, err) == -1) {
 		lab_strv_release(&names);
 		lab_links_seen_release(&seen);
