@@ -2,7 +2,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "lab/fanout.h"
@@ -11,22 +10,6 @@
 #include "lab.h"
 
 /* What the power, boot, sensors and sel commands share. */
-
-/* A monotonic clock in milliseconds, for the library's deadlines. */
-int64_t
-cmd_monotonic_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-static int64_t
-wall(void)
-{
-	return (int64_t)time(NULL);
-}
 
 static void
 progress(void *arg, const char *host, size_t done, size_t total)
@@ -128,9 +111,7 @@ bmc_run(struct lab_call *call, struct lab_power_req *req,
 			need_creds = 1;
 	if (need_creds && lab_creds_load(call->cred_path, &creds, err) == -1)
 		return -1;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
-	ctx.wall = wall;
+	lab_ctx_init(&ctx);
 	if (isatty(STDERR_FILENO) && out->hosts.n > 1) {
 		ctx.progress = progress;
 		ctx.progress_arg = call->label;

@@ -119,8 +119,6 @@ int		 cmd_inventory(struct lab_call *, struct lab_inventory **ret,
 /* Prints the usage of a command (and verb) to f. */
 void		 cmd_usage(FILE *, const struct lab_cmd *,
 		    const struct lab_verb *);
-/* A monotonic clock in milliseconds (cmd/bmc.c). */
-int64_t		 cmd_monotonic_ms(void);
 /* Prints the list of commands and the exit codes. */
 void		 cmd_help_all(FILE *);
 /* Writes a buffer to stdout; returns -1 (with err) on a write error. */

@@ -166,8 +166,7 @@ media_run(struct lab_call *call, enum lab_media_verb verb,
 	}
 	if (need_creds && lab_creds_load(call->cred_path, &creds, err) == -1)
 		goto out;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
+	lab_ctx_init(&ctx);
 	if (lab_media_run(&ctx, inv, &hosts, creds, &req, &res, err) == -1)
 		goto out;
 	rc = report(call, res, hosts.n, err);

@@ -68,6 +68,7 @@ struct prov {
 	struct lab_bond_nics	 seen;
 	struct lab_plan		*plan;
 	struct lab_ssh_opts	 ssh;
+	struct lab_ctx		 ctx;	/* the clocks and home, for ssh too */
 	char			*identity, *known_hosts;
 };
 
@@ -149,7 +150,7 @@ bond_req(struct prov *p, const char *mode, struct lab_err *err)
 }
 
 static int
-print_plan(struct prov *p, const struct lab_apply *a, struct lab_err *err)
+print_plan(struct prov *p, const struct lab_provision *a, struct lab_err *err)
 {
 	struct lab_buf	 b;
 	struct lab_json	 j;
@@ -253,7 +254,9 @@ ssh_opts(struct prov *p, struct lab_err *err)
 		    "known_hosts): lab cannot reach it", p->host->name);
 	p->identity = lab_path_home(c->identity, getenv("HOME"));
 	p->known_hosts = lab_path_home(c->known_hosts, getenv("HOME"));
+	lab_ctx_init(&p->ctx);
 	memset(&p->ssh, 0, sizeof(p->ssh));
+	p->ssh.ctx = &p->ctx;
 	p->ssh.label = p->host->name;
 	p->ssh.address = c->address;
 	p->ssh.port = c->port;
@@ -308,8 +311,8 @@ apply(struct prov *p, struct lab_err *err)
 {
 	struct lab_call		*call = p->call;
 	struct lab_ssh_hostkey	 key;
-	struct lab_apply_hooks	 hooks;
-	struct lab_apply	 a;
+	struct lab_provision_hooks hooks;
+	struct lab_provision	 a;
 	int			 rc;
 
 	if (p->plan->placeholders)
@@ -330,11 +333,11 @@ apply(struct prov *p, struct lab_err *err)
 		    "new host key %s %s", key.type, key.fingerprint);
 	}
 	if (read_facts(p, a.conn, err) == -1) {
-		lab_apply_release(&a);
+		lab_provision_release(&a);
 		return -1;
 	}
 	if (!call->json && print_plan(p, NULL, err) == -1) {
-		lab_apply_release(&a);
+		lab_provision_release(&a);
 		return -1;
 	}
 	hooks.begin = step_begin;
@@ -342,13 +345,12 @@ apply(struct prov *p, struct lab_err *err)
 	hooks.arg = p->plan;
 	a.ssh = &p->ssh;
 	a.hooks = &hooks;
-	a.now = call->now;
-	if (lab_apply_plan(call->db, p->plan, &a, err) == -1) {
-		lab_apply_release(&a);
+	if (lab_provision_apply(&p->ctx, call->db, p->plan, &a, err) == -1) {
+		lab_provision_release(&a);
 		return -1;
 	}
 	if (call->json && print_plan(p, &a, err) == -1) {
-		lab_apply_release(&a);
+		lab_provision_release(&a);
 		return -1;
 	}
 	if (a.status == LAB_RUN_DONE) {
@@ -361,7 +363,7 @@ apply(struct prov *p, struct lab_err *err)
 		    p->host->name, (long long)a.run_id,
 		    lab_run_status_name(a.status), a.message);
 	}
-	lab_apply_release(&a);
+	lab_provision_release(&a);
 	return rc;
 }
 

@@ -19,12 +19,6 @@ struct missed {
 	struct lab_strv	 message;
 };
 
-static int64_t
-wall(void)
-{
-	return (int64_t)time(NULL);
-}
-
 static void
 missed_add(struct missed *m, const char *subject, const char *fmt,
     const char *what)
@@ -89,9 +83,7 @@ collect_power(struct lab_call *call, const struct lab_inventory *inv,
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_POWER_STATUS;
 	req.timeout_ms = timeout_ms;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
-	ctx.wall = wall;
+	lab_ctx_init(&ctx);
 	/* an unreachable BMC is recorded, and derived as a finding */
 	if (lab_power_run_record(&ctx, call->db, inv, &hosts, creds, &req,
 	    call->now, &res, &e) == -1)
@@ -123,9 +115,7 @@ collect_switches(struct lab_call *call, const struct lab_inventory *inv,
 	memset(&req, 0, sizeof(req));
 	req.timeout_ms = timeout_ms;
 	req.retries = 0;
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
-	ctx.wall = wall;
+	lab_ctx_init(&ctx);
 	if (lab_switch_collect(&ctx, call->db, inv, &names, creds, &req,
 	    call->now, &c, &e) == -1) {
 		missed_add(m, "switches", "switch discovery not collected: %s",

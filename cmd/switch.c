@@ -99,8 +99,7 @@ discover(struct lab_call *call, struct lab_err *err)
 		req.retries = (int)t;
 	}
 	lab_strv_init(&names);
-	memset(&ctx, 0, sizeof(ctx));
-	ctx.monotonic_ms = cmd_monotonic_ms;
+	lab_ctx_init(&ctx);
 	if (cmd_inventory(call, &inv, err) == -1 ||
 	    switch_names(call, inv, &names, err) == -1 ||
 	    lab_creds_load(call->cred_path, &creds, err) == -1 ||

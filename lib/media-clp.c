@@ -216,6 +216,7 @@ ssh_open(const struct lab_clp_target *t, void **ret, struct lab_err *err)
 	o.legacy_crypto = t->legacy_crypto;
 	o.accept_new = t->accept_new;
 	o.connect_timeout_ms = t->timeout_ms;
+	o.ctx = t->ctx;
 	if (lab_ssh_connect(&o, &c->ssh, NULL, err) == -1) {
 		free(c);
 		return -1;

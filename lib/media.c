@@ -335,6 +335,7 @@ work(size_t i, void *arg)
 	t.port = 22;
 	t.user = cred->username;
 	t.password = cred->password;
+	t.ctx = run->ctx;
 	if (h->ssh != NULL) {
 		/* the host's SSH settings say how old its iLO is, too */
 		known = lab_path_home(h->ssh->known_hosts, req->home);

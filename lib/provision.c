@@ -5,22 +5,14 @@
 #include <time.h>
 
 #include "lab/json.h"
+#include "lab/plan.h"
 #include "lab/provision.h"
 #include "lab/str.h"
-#include "provision-priv.h"
+#include "db/runs.h"
 
 #define OUTPUT_CAP	((size_t)64 * 1024)	/* kept of each step's output */
 #define STEP_TIMEOUT_MS	(600 * 1000)
 #define RECONNECT_TRY_MS 5000		/* one connection attempt */
-
-int64_t
-lab_prov_monotonic_ms(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
 
 static void
 sleep_ms(int64_t ms)
@@ -54,25 +46,28 @@ join_output(const struct lab_ssh_result *r)
 
 /* A new connection, tried until deadline (monotonic ms). */
 static struct lab_ssh *
-reconnect(const struct lab_ssh_opts *o, int64_t deadline, struct lab_err *err)
+reconnect(const struct lab_ctx *ctx, const struct lab_ssh_opts *o,
+    int64_t deadline, struct lab_err *err)
 {
 	struct lab_ssh_opts	 opts = *o;
 	struct lab_ssh		*s = NULL;
 	int64_t			 left, t0;
 
 	opts.accept_new = 0;	/* the key was checked moments ago */
+	if (opts.ctx == NULL)
+		opts.ctx = ctx;
 	for (;;) {
-		left = deadline - lab_prov_monotonic_ms();
+		left = deadline - ctx->monotonic_ms();
 		if (left <= 0)
 			return NULL;
 		opts.connect_timeout_ms = (int)(left < RECONNECT_TRY_MS ?
 		    left : RECONNECT_TRY_MS);
 		lab_err_init(err);
-		t0 = lab_prov_monotonic_ms();
+		t0 = ctx->monotonic_ms();
 		if (lab_ssh_connect(&opts, &s, NULL, err) == 0)
 			return s;
 		/* refused at once (no route yet): do not spin */
-		sleep_ms(1000 - (lab_prov_monotonic_ms() - t0));
+		sleep_ms(1000 - (ctx->monotonic_ms() - t0));
 	}
 }
 
@@ -115,8 +110,8 @@ run_step(struct lab_ssh *s, const struct lab_step *st, int timeout_ms,
 
 /* Waits out the target's rollback timer, then checks the host is back. */
 static void
-await_rollback(struct lab_apply *a, const struct lab_plan *p,
-    int64_t armed_ms)
+await_rollback(const struct lab_ctx *ctx, struct lab_provision *a,
+    const struct lab_plan *p, int64_t armed_ms)
 {
 	struct lab_ssh	*s;
 	struct lab_err	 e;
@@ -124,8 +119,8 @@ await_rollback(struct lab_apply *a, const struct lab_plan *p,
 
 	lab_err_init(&e);
 	back = armed_ms + (int64_t)p->rollback_s * 1000 + 5000;
-	sleep_ms(back - lab_prov_monotonic_ms());
-	s = reconnect(a->ssh, lab_prov_monotonic_ms() + 60000, &e);
+	sleep_ms(back - ctx->monotonic_ms());
+	s = reconnect(ctx, a->ssh, ctx->monotonic_ms() + 60000, &e);
 	if (s != NULL) {
 		lab_ssh_close(s);
 		a->status = LAB_RUN_ROLLED_BACK;
@@ -140,17 +135,34 @@ await_rollback(struct lab_apply *a, const struct lab_plan *p,
 	    "rollback timer: %s", p->host, p->rollback_s, e.msg);
 }
 
+/* The plan as JSON, as the run stores it. */
+static char *
+plan_json(const struct lab_plan *p)
+{
+	struct lab_buf	b;
+	struct lab_json	j;
+
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_plan_json(&j, p);
+	lab_json_end(&j);
+	return lab_buf_steal(&b);
+}
+
 int
-lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
-    struct lab_apply *a, struct lab_err *err)
+lab_provision_apply(const struct lab_ctx *ctx, struct lab_db *db,
+    const struct lab_plan *p, struct lab_provision *a, struct lab_err *err)
 {
 	struct lab_step_result	*r;
 	struct lab_ssh		*fresh;
 	const struct lab_step	*st;
+	char			*json;
 	int64_t			 armed = 0;
 	int			 timeout, rc;
 	size_t			 i;
 
+	if (ctx == NULL)
+		ctx = lab_ctx_default();
 	a->status = LAB_RUN_FAILED;
 	a->failed_step = 0;
 	a->message[0] = '\0';
@@ -158,7 +170,10 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 	    sizeof(*a->results))) == NULL)
 		return lab_err_oom(err);
 	a->nresults = p->nsteps;
-	if (lab_prov_db_begin(db, p, a->now, &a->run_id, err) == -1)
+	json = plan_json(p);
+	rc = lab_db_run_begin(db, p, json, ctx->wall(), &a->run_id, err);
+	free(json);
+	if (rc == -1)
 		return -1;
 	for (i = 0; i < p->nsteps; i++) {
 		st = &p->steps[i];
@@ -169,11 +184,12 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 		if (a->hooks != NULL && a->hooks->begin != NULL)
 			a->hooks->begin(a->hooks->arg, i, st);
 		r->ran = 1;
-		r->started_ms = lab_prov_monotonic_ms();
-		if (lab_prov_db_step_begin(db, a->run_id, i, err) == -1)
+		r->started_ms = ctx->monotonic_ms();
+		if (lab_db_run_step_begin(db, a->run_id, i, ctx->wall(),
+		    err) == -1)
 			return -1;
 		if (st->reconnect) {
-			fresh = reconnect(a->ssh, (armed ? armed :
+			fresh = reconnect(ctx, a->ssh, (armed ? armed :
 			    r->started_ms) + (int64_t)(p->rollback_s > 0 ?
 			    p->rollback_s - 10 : 60) * 1000, err);
 			if (fresh == NULL) {
@@ -188,7 +204,7 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 			}
 		} else
 			rc = run_step(a->conn, st, timeout, r);
-		r->elapsed_ms = lab_prov_monotonic_ms() - r->started_ms;
+		r->elapsed_ms = ctx->monotonic_ms() - r->started_ms;
 		/* the step before a reconnect restarts the network: its link
 		   may die with the old address, and that is expected */
 		if (rc == -1 && r->exit_status == -1 && !st->reconnect &&
@@ -202,7 +218,8 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 		if (armed == 0 && i + 1 < p->nsteps &&
 		    p->steps[i + 1].reconnect)
 			armed = r->started_ms;
-		if (lab_prov_db_step_end(db, a->run_id, i, r, err) == -1)
+		if (lab_db_run_step_end(db, a->run_id, i, r, ctx->wall(),
+		    err) == -1)
 			return -1;
 		if (a->hooks != NULL && a->hooks->end != NULL)
 			a->hooks->end(a->hooks->arg, i, st, r);
@@ -211,17 +228,18 @@ lab_apply_plan(struct lab_db *db, const struct lab_plan *p,
 			snprintf(a->message, sizeof(a->message), "step %zu of "
 			    "%zu failed: %s", i + 1, p->nsteps, r->note);
 			if (st->reconnect && p->rollback_s > 0)
-				await_rollback(a, p, armed);
+				await_rollback(ctx, a, p, armed);
 			break;
 		}
 	}
 	if (i == p->nsteps)
 		a->status = LAB_RUN_DONE;
-	return lab_prov_db_end(db, p, a, err);
+	return lab_db_run_end(db, p, a->run_id, a->status, a->failed_step,
+	    a->message, ctx->wall(), err);
 }
 
 void
-lab_apply_release(struct lab_apply *a)
+lab_provision_release(struct lab_provision *a)
 {
 	size_t	i;
 

@@ -14,6 +14,8 @@ struct lab_ctx {
 	int64_t	(*monotonic_ms)(void);
 	/* Wall time, seconds since the epoch (what the database stores). */
 	int64_t	(*wall)(void);
+	/* The home directory ($HOME), or NULL: the password file's. */
+	const char	*home;
 	/*
 	 * Called as each target finishes, from a worker thread but never
 	 * two at once; may be NULL. done counts finished targets.
@@ -22,5 +24,21 @@ struct lab_ctx {
 		    size_t total);
 	void	*progress_arg;
 };
+
+/* The real clocks (lib/core/ctx.c). */
+int64_t	lab_clock_monotonic_ms(void);
+int64_t	lab_clock_wall(void);
+
+/*
+ * Fills ctx with the real clocks and $HOME (NULL when unset or empty),
+ * and no progress callback.
+ */
+void	lab_ctx_init(struct lab_ctx *);
+
+/*
+ * A shared ctx filled by lab_ctx_init() on first use: what a library
+ * function given a NULL ctx uses.
+ */
+const struct lab_ctx *lab_ctx_default(void);
 
 #endif

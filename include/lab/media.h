@@ -91,6 +91,8 @@ struct lab_clp_target {
 	int		 legacy_crypto;
 	int		 accept_new;
 	int		 timeout_ms;
+	const struct lab_ctx *ctx;	/* the clock and home; NULL: the
+					   default (lab_ctx_default) */
 };
 
 /*

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lab/ctx.h"
 #include "lab/db.h"
 #include "lab/err.h"
 #include "lab/plan.h"
@@ -34,19 +35,19 @@ struct lab_step_result {
 };
 
 /* Called around each step (from the applying thread). */
-struct lab_apply_hooks {
+struct lab_provision_hooks {
 	void	(*begin)(void *arg, size_t i, const struct lab_step *);
 	void	(*end)(void *arg, size_t i, const struct lab_step *,
 		    const struct lab_step_result *);
 	void	*arg;
 };
 
-struct lab_apply {
+/* A run: what lab_provision_apply() is given, and what it did. */
+struct lab_provision {
 	const struct lab_ssh_opts	*ssh;	/* for reconnect steps */
 	struct lab_ssh			*conn;	/* open; the applier owns it */
 	int				 step_timeout_ms; /* 0: 600 s */
-	const struct lab_apply_hooks	*hooks;
-	int64_t				 now;	/* wall clock, seconds */
+	const struct lab_provision_hooks *hooks;
 	/* results */
 	int64_t				 run_id;
 	enum lab_run_status		 status;
@@ -63,10 +64,16 @@ struct lab_apply {
  * to restore the previous config, then checks the host is back, and is
  * recorded as rolled back. Returns -1 only when the run could not be
  * recorded (a failing step is a->status, not an error).
+ *
+ * ctx (NULL: lab_ctx_default()) gives the clocks: the monotonic one for
+ * the step timings and the rollback window, the wall one for the times
+ * stored; reconnect steps connect with it when a->ssh has no ctx.
  */
-int	lab_apply_plan(struct lab_db *, const struct lab_plan *,
-	    struct lab_apply *a, struct lab_err *err);
-void	lab_apply_release(struct lab_apply *);
+int	lab_provision_apply(const struct lab_ctx *, struct lab_db *,
+	    const struct lab_plan *, struct lab_provision *a,
+	    struct lab_err *err);
+/* Frees the results and closes the connection. */
+void	lab_provision_release(struct lab_provision *);
 
 /* One stored run, with its steps when asked. */
 struct lab_run_step {

@@ -4,6 +4,7 @@
 
 #include <stddef.h>
 
+#include "lab/ctx.h"
 #include "lab/err.h"
 
 /*
@@ -61,12 +62,17 @@ struct lab_ssh_opts {
 	const char	*password;	/* password or keyboard-interactive
 					   auth if set (iLO 2), else NULL */
 	const char	*known_hosts;	/* NULL: ~/.ssh/known_hosts (from
-					   $HOME, else the password file) */
+					   ctx->home, else the password
+					   file) */
 	int		 legacy_crypto;	/* allow the legacy algorithms */
 	int		 accept_new;	/* unknown host key: add it to
 					   known_hosts instead of refusing */
 	int		 connect_timeout_ms; /* 0: 10000 (TCP connect +
 					   handshake + authentication) */
+	const struct lab_ctx *ctx;	/* the clock for every deadline and
+					   the home folder; NULL:
+					   lab_ctx_default(). Must outlive
+					   the connection */
 };
 
 struct lab_ssh;

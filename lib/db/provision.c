@@ -1,12 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
-#include "lab/json.h"
 #include "lab/provision.h"
+#include "lab/str.h"
 #include "db-priv.h"
-#include "../provision-priv.h"
+#include "runs.h"
 
 static const char *const step_kinds[] = { "check", "run", "write" };
 
@@ -27,22 +26,14 @@ exec_done(struct lab_db *db, sqlite3_stmt *st, const char *what,
 }
 
 int
-lab_prov_db_begin(struct lab_db *db, const struct lab_plan *p, int64_t now,
-    int64_t *run_id, struct lab_err *err)
+lab_db_run_begin(struct lab_db *db, const struct lab_plan *p,
+    const char *plan_json, int64_t now, int64_t *run_id, struct lab_err *err)
 {
 	sqlite3_stmt	*st = NULL;
-	struct lab_buf	 b;
-	struct lab_json	 j;
 	size_t		 i;
 
-	lab_buf_init(&b);
-	lab_json_init(&j, &b);
-	lab_plan_json(&j, p);
-	lab_json_end(&j);
-	if (lab_db_begin(db, err) == -1) {
-		lab_buf_release(&b);
+	if (lab_db_begin(db, err) == -1)
 		return -1;
-	}
 	if (lab_db_prepare(db, "INSERT INTO provision_runs (host, kind, layout, "
 	    "plan, started_at, status) VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
 	    &st, err) == -1)
@@ -50,7 +41,8 @@ lab_prov_db_begin(struct lab_db *db, const struct lab_plan *p, int64_t now,
 	lab_db_bind_text(st, 1, p->host);
 	lab_db_bind_text(st, 2, p->kind);
 	lab_db_bind_text(st, 3, p->layout);
-	lab_db_bind_text(st, 4, b.s ? b.s : "{}");
+	lab_db_bind_text(st, 4, plan_json != NULL && *plan_json != '\0' ?
+	    plan_json : "{}");
 	sqlite3_bind_int64(st, 5, now);
 	if (exec_done(db, st, "record the run", err) == -1)
 		goto fail;
@@ -71,17 +63,15 @@ lab_prov_db_begin(struct lab_db *db, const struct lab_plan *p, int64_t now,
 		sqlite3_reset(st);
 	}
 	sqlite3_finalize(st);
-	lab_buf_release(&b);
 	return lab_db_commit(db, err);
 fail:
 	lab_db_rollback(db);
-	lab_buf_release(&b);
 	return -1;
 }
 
 int
-lab_prov_db_step_begin(struct lab_db *db, int64_t run_id, size_t i,
-    struct lab_err *err)
+lab_db_run_step_begin(struct lab_db *db, int64_t run_id, size_t i,
+    int64_t now, struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 
@@ -90,13 +80,13 @@ lab_prov_db_step_begin(struct lab_db *db, int64_t run_id, size_t i,
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)now);
 	return exec_done(db, st, "record a step", err);
 }
 
 int
-lab_prov_db_step_end(struct lab_db *db, int64_t run_id, size_t i,
-    const struct lab_step_result *r, struct lab_err *err)
+lab_db_run_step_end(struct lab_db *db, int64_t run_id, size_t i,
+    const struct lab_step_result *r, int64_t now, struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 	char		*out;
@@ -107,7 +97,7 @@ lab_prov_db_step_end(struct lab_db *db, int64_t run_id, size_t i,
 		return -1;
 	sqlite3_bind_int64(st, 1, run_id);
 	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)time(NULL));
+	sqlite3_bind_int64(st, 3, (sqlite3_int64)now);
 	if (r->exit_status >= 0)
 		sqlite3_bind_int(st, 4, r->exit_status);
 	/* the output, then why it failed when that is not in it */
@@ -154,8 +144,9 @@ store_members(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
 }
 
 int
-lab_prov_db_end(struct lab_db *db, const struct lab_plan *p,
-    const struct lab_apply *a, struct lab_err *err)
+lab_db_run_end(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
+    enum lab_run_status status, size_t failed_step, const char *message,
+    int64_t now, struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 
@@ -163,19 +154,20 @@ lab_prov_db_end(struct lab_db *db, const struct lab_plan *p,
 	    "status = ?3, failed_step = ?4, message = ?5 WHERE id = ?1",
 	    &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, a->run_id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)time(NULL));
-	lab_db_bind_text(st, 3, lab_run_status_name(a->status));
-	if (a->status != LAB_RUN_DONE)
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)a->failed_step);
-	lab_db_bind_text(st, 5, a->message[0] ? a->message : NULL);
+	sqlite3_bind_int64(st, 1, run_id);
+	sqlite3_bind_int64(st, 2, (sqlite3_int64)now);
+	lab_db_bind_text(st, 3, lab_run_status_name(status));
+	if (status != LAB_RUN_DONE)
+		sqlite3_bind_int64(st, 4, (sqlite3_int64)failed_step);
+	lab_db_bind_text(st, 5, message != NULL && *message != '\0' ? message :
+	    NULL);
 	if (lab_db_begin(db, err) == -1) {
 		sqlite3_finalize(st);
 		return -1;
 	}
 	if (exec_done(db, st, "record the run's end", err) == -1 ||
-	    (a->status == LAB_RUN_DONE &&
-	    store_members(db, p, a->run_id, err) == -1)) {
+	    (status == LAB_RUN_DONE &&
+	    store_members(db, p, run_id, err) == -1)) {
 		lab_db_rollback(db);
 		return -1;
 	}

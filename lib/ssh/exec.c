@@ -180,7 +180,7 @@ lab_ssh_exec(struct lab_ssh *s, const char *cmd, const void *input,
 		unusable(s, err);
 		goto out;
 	}
-	deadline = timeout_ms > 0 ? lab_ssh_now() + timeout_ms : 0;
+	deadline = timeout_ms > 0 ? lab_ssh_now(s) + timeout_ms : 0;
 	while ((ch = libssh2_channel_open_session(s->session)) == NULL) {
 		if (libssh2_session_last_errno(s->session) !=
 		    LIBSSH2_ERROR_EAGAIN) {
@@ -208,7 +208,7 @@ lab_ssh_exec(struct lab_ssh *s, const char *cmd, const void *input,
 	/* a dead connection's channels go with the session */
 	if (!s->dead)
 		while (libssh2_channel_free(ch) == LIBSSH2_ERROR_EAGAIN &&
-		    lab_ssh_wait(s, lab_ssh_now() + s->io_timeout_ms) == 0)
+		    lab_ssh_wait(s, lab_ssh_now(s) + s->io_timeout_ms) == 0)
 			;
 out:
 	r->out = out.p;
@@ -256,7 +256,7 @@ again(struct lab_ssh *s, int rc, const char *what, struct lab_err *err)
 {
 	if (rc != LIBSSH2_ERROR_EAGAIN)
 		return 0;
-	if (lab_ssh_wait(s, lab_ssh_now() + s->io_timeout_ms) < 0) {
+	if (lab_ssh_wait(s, lab_ssh_now(s) + s->io_timeout_ms) < 0) {
 		lab_ssh_timed_out(s, what, s->io_timeout_ms, err);
 		return -1;
 	}
@@ -422,7 +422,7 @@ lab_ssh_upload(struct lab_ssh *s, const char *path, const void *data,
 	/* leave no temporary file behind, when the connection still works */
 	while (!s->dead && libssh2_sftp_unlink_ex(s->sftp, tmp,
 	    (unsigned int)strlen(tmp)) == LIBSSH2_ERROR_EAGAIN)
-		if (lab_ssh_wait(s, lab_ssh_now() + s->io_timeout_ms) < 0)
+		if (lab_ssh_wait(s, lab_ssh_now(s) + s->io_timeout_ms) < 0)
 			break;
 out:
 	free(tmp);

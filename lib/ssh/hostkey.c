@@ -170,11 +170,15 @@ entry_fingerprint(const char *b64, char *buf, size_t size)
 }
 
 static int
-default_path(char *buf, size_t size)
+default_path(const struct lab_ssh *s, char *buf, size_t size)
 {
-	struct passwd	 pw, *res = NULL;
-	char		 pwbuf[4096];
-	const char	*home = getenv("HOME");
+	const struct lab_ctx	*ctx;
+	struct passwd		 pw, *res = NULL;
+	char			 pwbuf[4096];
+	const char		*home;
+
+	ctx = s->ctx != NULL ? s->ctx : lab_ctx_default();
+	home = ctx->home;
 
 	if (home == NULL || *home == '\0') {
 		if (getpwuid_r(getuid(), &pw, pwbuf, sizeof(pwbuf),
@@ -239,7 +243,7 @@ lab_ssh_known_load(struct lab_ssh *s, const char *path,
 		return lab_err_oom(err);
 	if (path == NULL) {
 		k->dflt = 1;
-		if (default_path(s->known_path, sizeof(s->known_path)) < 0) {
+		if (default_path(s, s->known_path, sizeof(s->known_path)) < 0) {
 			free(k);
 			return lab_err_set(err, LAB_EXIT_ENV,
 			    "%s: cannot find the home folder for "

@@ -199,8 +199,8 @@ bad:
 
 /* Reads at least want bytes into buf (of size) before the deadline. */
 static int
-read_some(int fd, unsigned char *buf, size_t size, size_t *have,
-    size_t want, int64_t deadline)
+read_some(const struct lab_ctx *ctx, int fd, unsigned char *buf,
+    size_t size, size_t *have, size_t want, int64_t deadline)
 {
 	struct pollfd	pfd = { .fd = fd, .events = POLLIN };
 	ssize_t		n;
@@ -214,7 +214,7 @@ read_some(int fd, unsigned char *buf, size_t size, size_t *have,
 		}
 		if (n == 0 || (errno != EAGAIN && errno != EINTR))
 			return -1;
-		left = deadline - lab_ssh_now();
+		left = deadline - ctx->monotonic_ms();
 		if (left <= 0 || poll(&pfd, 1, (int)left) <= 0)
 			return -1;
 	}
@@ -226,7 +226,7 @@ read_some(int fd, unsigned char *buf, size_t size, size_t *have,
  * banner and KEXINIT (sent in the clear) into lists. Returns 0 or -1.
  */
 int
-lab_ssh_kexinit_read(int fd, int64_t deadline,
+lab_ssh_kexinit_read(const struct lab_ctx *ctx, int fd, int64_t deadline,
     char *lists[LAB_SSH_KEXINIT_LISTS])
 {
 	static const char	 hello[] = "SSH-2.0-lab_probe\r\n";
@@ -246,7 +246,7 @@ lab_ssh_kexinit_read(int fd, int64_t deadline,
 	for (;;) {
 		while ((nl = memchr(buf + start, '\n', have - start)) == NULL) {
 			if (have >= BANNER_MAX ||
-			    read_some(fd, buf, BANNER_MAX, &have, have + 1,
+			    read_some(ctx, fd, buf, BANNER_MAX, &have, have + 1,
 			    deadline) < 0)
 				goto out;
 		}
@@ -256,13 +256,13 @@ lab_ssh_kexinit_read(int fd, int64_t deadline,
 		}
 		start = (size_t)(nl - buf) + 1;
 	}
-	if (read_some(fd, buf, size, &have, start + 5, deadline) < 0)
+	if (read_some(ctx, fd, buf, size, &have, start + 5, deadline) < 0)
 		goto out;
 	plen = get32(buf + start);
 	if (plen < 2 || plen > KEXINIT_MAX || buf[start + 4] >= plen)
 		goto out;
 	want = start + 4 + plen;
-	if (read_some(fd, buf, size, &have, want, deadline) < 0)
+	if (read_some(ctx, fd, buf, size, &have, want, deadline) < 0)
 		goto out;
 	rv = lab_ssh_kexinit_parse(buf + start + 5, plen - 1 - buf[start + 4],
 	    lists);
@@ -302,10 +302,11 @@ lab_ssh_kex_explain(struct lab_ssh *s, int64_t deadline, const char *why,
 	char	 old[256];
 	int	 fd, e, k, rv = -1;
 
-	if (deadline - lab_ssh_now() < 2000)
-		deadline = lab_ssh_now() + 2000;
-	if (lab_ssh_tcp(s->address, s->port, deadline, &fd, &e) == 0) {
-		rv = lab_ssh_kexinit_read(fd, deadline, lists);
+	if (deadline - lab_ssh_now(s) < 2000)
+		deadline = lab_ssh_now(s) + 2000;
+	if (lab_ssh_tcp(s->ctx, s->address, s->port, deadline, &fd,
+	    &e) == 0) {
+		rv = lab_ssh_kexinit_read(s->ctx, fd, deadline, lists);
 		close(fd);
 	}
 	for (k = 0; rv == 0 && k < LAB_SSH_KINDS; k++) {

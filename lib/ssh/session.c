@@ -1,22 +1,18 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * SSH connections on libssh2, non-blocking throughout: every wait is a
- * poll() bounded by the connection's deadline, so one dead host costs one
- * timeout. See include/lab/ssh.h.
+ * poll() bounded by the connection's deadline (lib/ssh/socket.c), so one
+ * dead host costs one timeout. See include/lab/ssh.h.
  */
 #include <errno.h>
 #include <fcntl.h>
 #include <malloc.h>
 #include <netdb.h>
-#include <netinet/in.h>
-#include <netinet/tcp.h>
-#include <poll.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/socket.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "ssh-priv.h"
@@ -62,123 +58,6 @@ ssh_realloc(void *p, size_t n, void **abstract)
 	memcpy(q, p, old < n ? old : n);
 	ssh_free(p, abstract);
 	return q;
-}
-
-/* A monotonic clock in milliseconds, for deadlines. */
-int64_t
-lab_ssh_now(void)
-{
-	struct timespec	ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (int64_t)ts.tv_sec * 1000 + ts.tv_nsec / 1000000;
-}
-
-/*
- * Waits until the socket is ready the way libssh2 is blocked, or the
- * deadline (0: none). Returns 0, or -1 when the deadline passed.
- */
-int
-lab_ssh_wait(struct lab_ssh *s, int64_t deadline)
-{
-	struct pollfd	pfd = { .fd = s->fd };
-	int		dir, timeout = -1;
-	int64_t		left;
-
-	dir = libssh2_session_block_directions(s->session);
-	if (dir & LIBSSH2_SESSION_BLOCK_INBOUND)
-		pfd.events |= POLLIN;
-	if (dir & LIBSSH2_SESSION_BLOCK_OUTBOUND)
-		pfd.events |= POLLOUT;
-	if (pfd.events == 0)
-		pfd.events = POLLIN;
-	for (;;) {
-		if (deadline > 0) {
-			left = deadline - lab_ssh_now();
-			if (left <= 0)
-				return -1;
-			timeout = left > 60000 ? 60000 : (int)left;
-		}
-		switch (poll(&pfd, 1, timeout)) {
-		case -1:
-			if (errno == EINTR)
-				continue;
-			return 0;	/* let libssh2 meet the error */
-		case 0:
-			continue;	/* the deadline check above decides */
-		default:
-			return 0;
-		}
-	}
-}
-
-/*
- * Opens a TCP connection to address:port before the deadline, trying
- * each address the name has. Returns 0 with *ret_fd (non-blocking), or -1
- * with *ret_errno (ETIMEDOUT for the deadline; EAI errors as negatives).
- */
-int
-lab_ssh_tcp(const char *address, int port, int64_t deadline, int *ret_fd,
-    int *ret_errno)
-{
-	struct addrinfo	 hints, *res = NULL, *ai;
-	struct pollfd	 pfd;
-	char		 service[16];
-	socklen_t	 slen;
-	int64_t		 left;
-	int		 fd = -1, e = 0, rc, one = 1;
-
-	memset(&hints, 0, sizeof(hints));
-	hints.ai_family = AF_UNSPEC;
-	hints.ai_socktype = SOCK_STREAM;
-	hints.ai_flags = AI_NUMERICSERV;
-	snprintf(service, sizeof(service), "%d", port);
-	if ((rc = getaddrinfo(address, service, &hints, &res)) != 0) {
-		*ret_errno = rc == EAI_SYSTEM ? errno : -(rc < 0 ? -rc : rc);
-		return -1;
-	}
-	for (ai = res; ai != NULL; ai = ai->ai_next) {
-		fd = socket(ai->ai_family, ai->ai_socktype | SOCK_NONBLOCK |
-		    SOCK_CLOEXEC, ai->ai_protocol);
-		if (fd < 0) {
-			e = errno;
-			continue;
-		}
-		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)
-			break;
-		e = errno;
-		if (e == EINPROGRESS) {
-			pfd.fd = fd;
-			pfd.events = POLLOUT;
-			do {
-				left = deadline - lab_ssh_now();
-				rc = left > 0 ? poll(&pfd, 1, (int)left) : 0;
-			} while (rc < 0 && errno == EINTR);
-			if (rc == 0)
-				e = ETIMEDOUT;
-			else {
-				slen = sizeof(e);
-				if (getsockopt(fd, SOL_SOCKET, SO_ERROR, &e,
-				    &slen) < 0)
-					e = errno;
-				if (e == 0)
-					break;
-			}
-		}
-		close(fd);
-		fd = -1;
-		if (e == ETIMEDOUT)
-			break;
-	}
-	freeaddrinfo(res);
-	if (fd < 0) {
-		*ret_errno = e != 0 ? e : ECONNREFUSED;
-		return -1;
-	}
-	/* libssh2 writes many small packets: no Nagle delay between them */
-	setsockopt(fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof(one));
-	*ret_fd = fd;
-	return 0;
 }
 
 /* libssh2's last error message. */
@@ -539,6 +418,7 @@ lab_ssh_connect(const struct lab_ssh_opts *o, struct lab_ssh **ret,
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return lab_err_oom(err);
 	s->fd = -1;
+	s->ctx = o->ctx != NULL ? o->ctx : lab_ctx_default();
 	s->legacy = o->legacy_crypto != 0;
 	s->port = o->port != 0 ? o->port : LAB_SSH_PORT;
 	ms = o->connect_timeout_ms != 0 ? o->connect_timeout_ms :
@@ -549,7 +429,7 @@ lab_ssh_connect(const struct lab_ssh_opts *o, struct lab_ssh **ret,
 	    o->label != NULL ? o->label : "", o->label != NULL ? ": " : "",
 	    strchr(o->address, ':') != NULL ? "[" : "", o->address,
 	    strchr(o->address, ':') != NULL ? "]" : "", s->port);
-	deadline = lab_ssh_now() + ms;
+	deadline = lab_ssh_now(s) + ms;
 
 	s->session = libssh2_session_init_ex(ssh_alloc, ssh_free, ssh_realloc,
 	    s);
@@ -561,7 +441,8 @@ lab_ssh_connect(const struct lab_ssh_opts *o, struct lab_ssh **ret,
 	if (lab_ssh_known_load(s, o->known_hosts, &known, err) < 0 ||
 	    lab_ssh_known_prefs(s, known, err) < 0 || set_prefs(s, err) < 0)
 		goto out;
-	if (lab_ssh_tcp(s->address, s->port, deadline, &s->fd, &e) < 0) {
+	if (lab_ssh_tcp(s->ctx, s->address, s->port, deadline, &s->fd,
+	    &e) < 0) {
 		if (e == ETIMEDOUT)
 			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: timed out "
 			    "after %d ms connecting", s->peer, ms);
@@ -599,7 +480,7 @@ lab_ssh_close(struct lab_ssh *s)
 	 */
 	if (s->dead && s->fd >= 0)
 		shutdown(s->fd, SHUT_RDWR);
-	deadline = lab_ssh_now() + 2000;
+	deadline = lab_ssh_now(s) + 2000;
 	if (s->sftp != NULL)
 		while (libssh2_sftp_shutdown(s->sftp) == LIBSSH2_ERROR_EAGAIN &&
 		    lab_ssh_wait(s, deadline) == 0)
