@@ -11,6 +11,7 @@
 #include "lab/fanout.h"
 #include "lab/parse.h"
 #include "lab/str.h"
+#include "schema.h"
 #include "yaml-priv.h"
 
 const char *const lab_config_keys[] = { "db", "credentials", "fanout",
@@ -84,23 +85,11 @@ static int
 load_key(struct lab_config *c, const char *file, const struct ynode *k,
     const struct ynode *v, struct lab_err *err)
 {
-	const char	*near;
-	size_t		 i;
+	int	i;
 
-	for (i = 0; lab_config_keys[i] != NULL; i++)
-		if (strcmp(k->value, lab_config_keys[i]) == 0)
-			break;
-	if (lab_config_keys[i] == NULL) {
-		near = lab_suggest(k->value, lab_config_keys, LAB_CONFIG_N);
-		if (near != NULL)
-			return lab_err_set(err, LAB_EXIT_INPUT, "%s:%d:%d: "
-			    "unknown key '%.64s' in config; did you mean "
-			    "'%s'?", file, k->line, k->col, k->value, near);
-		return lab_err_set(err, LAB_EXIT_INPUT, "%s:%d:%d: unknown "
-		    "key '%.64s' in config (known keys: db, credentials, "
-		    "fanout, timeout, format)", file, k->line, k->col,
-		    k->value);
-	}
+	if ((i = lab_schema_key(file, k, lab_config_keys, "config", 0,
+	    err)) == -1)
+		return -1;
 	if (v->kind != YNODE_SCALAR || lab_yaml_is_null(v))
 		return fail(file, v, err, "expected a string or number "
 		    "for '", k->value);

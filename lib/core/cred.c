@@ -9,6 +9,7 @@
 
 #include "lab/cred.h"
 #include "lab/str.h"
+#include "schema.h"
 #include "yaml-priv.h"
 
 static const char *const cred_keys[] = { "username", "password", "community",
@@ -59,18 +60,15 @@ lab_creds_freep(struct lab_creds **p)
 	lab_creds_free(*p);
 }
 
+/* The field of cred_keys[i]. */
 static char **
-slot(struct lab_cred *c, const char *key)
+slot(struct lab_cred *c, int i)
 {
 	char	**f[] = { &c->username, &c->password, &c->community,
 		&c->auth_protocol, &c->auth_password, &c->priv_protocol,
 		&c->priv_password, &c->identity };
-	size_t	  i;
 
-	for (i = 0; cred_keys[i] != NULL; i++)
-		if (strcmp(cred_keys[i], key) == 0)
-			return f[i];
-	return NULL;
+	return f[i];
 }
 
 static int
@@ -85,9 +83,9 @@ static int
 load_entry(const char *file, const struct ynode *k, const struct ynode *v,
     struct lab_cred *c, struct lab_err *err)
 {
-	const char	*near;
-	char		**f;
-	size_t		  i;
+	char	**f;
+	size_t	  i;
+	int	  key;
 
 	if ((c->name = strdup(k->value)) == NULL)
 		return lab_err_oom(err);
@@ -96,20 +94,10 @@ load_entry(const char *file, const struct ynode *k, const struct ynode *v,
 		    "{username: admin, password: ...}", NULL, err);
 	for (i = 0; i + 1 < v->n; i += 2) {
 		/* the key is not quoted: a missing space puts a secret in it */
-		if ((f = slot(c, v->items[i]->value)) == NULL) {
-			near = lab_suggest(v->items[i]->value, cred_keys,
-			    LAB_ARRAY_SIZE(cred_keys) - 1);
-			if (near != NULL)
-				return lab_err_set(err, LAB_EXIT_INPUT,
-				    "%s:%d:%d: unknown key in credential; "
-				    "did you mean '%s'?", file,
-				    v->items[i]->line, v->items[i]->col, near);
-			return fail(file, v->items[i], "unknown key in "
-			    "credential (known keys: username, password, "
-			    "community, auth_protocol, auth_password, "
-			    "priv_protocol, priv_password, identity)", NULL,
-			    err);
-		}
+		if ((key = lab_schema_key(file, v->items[i], cred_keys,
+		    "credential", LAB_SCHEMA_QUIET, err)) == -1)
+			return -1;
+		f = slot(c, key);
 		if (v->items[i + 1]->kind != YNODE_SCALAR)
 			return fail(file, v->items[i + 1], "a credential's "
 			    "values are strings", NULL, err);

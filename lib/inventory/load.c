@@ -14,6 +14,7 @@
 #include "lab/model.h"
 #include "lab/parse.h"
 #include "inventory-priv.h"
+#include "core/schema.h"
 #include "core/yaml-priv.h"
 
 /* The keys each mapping may hold: the YAML contract (add, never rename). */
@@ -49,14 +50,13 @@ struct ctx {
 static int LAB_PRINTF(3, 4)
 fail(struct ctx *c, const struct ynode *n, const char *fmt, ...)
 {
-	char	msg[400];
 	va_list	ap;
+	int	rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = lab_schema_vfail(c->err, c->file, n, fmt, ap);
 	va_end(ap);
-	return lab_err_set(c->err, LAB_EXIT_INPUT, "%s:%d:%d: %s", c->file,
-	    n->line, n->col, msg);
+	return rc;
 }
 
 static void LAB_PRINTF(3, 4)
@@ -127,68 +127,18 @@ kind_name(const struct ynode *n)
 	}
 }
 
-static void
-list_words(const char *const *w, char *buf, size_t len)
-{
-	size_t	i, off = 0;
-
-	buf[0] = '\0';
-	for (i = 0; w[i] != NULL && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s",
-		    i ? ", " : "", w[i]);
-}
-
-static size_t
-count_words(const char *const *w)
-{
-	size_t	n = 0;
-
-	while (w[n] != NULL)
-		n++;
-	return n;
-}
-
 /* Refuses any key not in keys, suggesting the nearest. */
 static int
 check_keys(struct ctx *c, const struct ynode *map, const char *const *keys,
     const char *what)
 {
-	const char	*near;
-	char		 known[256];
-	size_t		 i, k;
-
-	for (i = 0; i < map->n; i += 2) {
-		for (k = 0; keys[k] != NULL; k++)
-			if (map->items[i]->value[0] == keys[k][0] &&
-			    strcmp(map->items[i]->value, keys[k]) == 0)
-				break;
-		if (keys[k] != NULL)
-			continue;
-		near = lab_suggest(map->items[i]->value, keys,
-		    count_words(keys));
-		if (near != NULL)
-			return fail(c, map->items[i],
-			    "unknown key '%.64s' in %s; did you mean '%s'?",
-			    map->items[i]->value, what, near);
-		list_words(keys, known, sizeof(known));
-		return fail(c, map->items[i],
-		    "unknown key '%.64s' in %s (known keys: %s)",
-		    map->items[i]->value, what, known);
-	}
-	return 0;
+	return lab_schema_keys(c->file, map, keys, what, c->err);
 }
 
 static const struct ynode *
 get(const struct ynode *map, const char *key)
 {
-	size_t	i;
-
-	/* the first letter first: most keys differ there */
-	for (i = 0; i + 1 < map->n; i += 2)
-		if (map->items[i]->value[0] == key[0] &&
-		    strcmp(map->items[i]->value, key) == 0)
-			return map->items[i + 1];
-	return NULL;
+	return lab_schema_get(map, key);
 }
 
 static int
@@ -265,23 +215,10 @@ static int
 want_word(struct ctx *c, const struct ynode *map, const char *key,
     const char *what, const char *const *words, int opt, char **ret)
 {
-	const char	*near;
-	char		 known[128];
-	size_t		 i;
-
 	if (want_str(c, map, key, what, opt, ret) == -1 || *ret == NULL)
 		return opt && *ret == NULL && c->err->code == 0 ? 0 : -1;
-	for (i = 0; words[i] != NULL; i++)
-		if (strcmp(*ret, words[i]) == 0)
-			return 0;
-	list_words(words, known, sizeof(known));
-	near = lab_suggest(*ret, words, count_words(words));
-	if (near != NULL)
-		return fail(c, get(map, key),
-		    "unknown %s '%.64s' in %s; did you mean '%s'? (one of: %s)",
-		    key, *ret, what, near, known);
-	return fail(c, get(map, key), "unknown %s '%.64s' in %s (one of: %s)",
-	    key, *ret, what, known);
+	return lab_schema_word(c->file, get(map, key), key, *ret, what, words,
+	    c->err);
 }
 
 /* An optional integer in [min, max]; *ret is left alone when absent. */
@@ -380,7 +317,7 @@ want_model(struct ctx *c, const struct ynode *map, const char *what,
 	m = lab_model_find(*ret);
 	if (m != NULL && m->kind == kind)
 		return 0;
-	list_words(ids, known, sizeof(known));
+	lab_schema_join(ids, known, sizeof(known));
 	if (m != NULL)
 		return fail(c, get(map, "model"), "model '%s' of %s is not a "
 		    "%s (known: %s)", *ret, what,

@@ -6,6 +6,7 @@
 
 #include "lab/parse.h"
 #include "layout-priv.h"
+#include "core/schema.h"
 #include "core/yaml-priv.h"
 
 /*
@@ -33,74 +34,28 @@ static const char *const fses[] = { "ext4", "ext3", "ext2", "xfs", "swap",
 static int LAB_PRINTF(3, 4)
 fail(struct layout *l, const struct ynode *n, const char *fmt, ...)
 {
-	char	msg[400];
 	va_list	ap;
+	int	rc;
 
 	va_start(ap, fmt);
-	vsnprintf(msg, sizeof(msg), fmt, ap);
+	rc = lab_schema_vfail(l->err, l->file, n, fmt, ap);
 	va_end(ap);
-	return lab_err_set(l->err, LAB_EXIT_INPUT, "%s:%d:%d: %s", l->file,
-	    n->line, n->col, msg);
-}
-
-static size_t
-count(const char *const *w)
-{
-	size_t	n = 0;
-
-	while (w[n] != NULL)
-		n++;
-	return n;
-}
-
-static void
-words(const char *const *w, char *buf, size_t len)
-{
-	size_t	i, off = 0;
-
-	buf[0] = '\0';
-	for (i = 0; w[i] != NULL && off < len; i++)
-		off += (size_t)snprintf(buf + off, len - off, "%s%s",
-		    i ? ", " : "", w[i]);
+	return rc;
 }
 
 static int
 want_map(struct layout *l, const struct ynode *n, const char *const *keys,
     const char *what)
 {
-	const char	*near;
-	char		 known[200];
-	size_t		 i, k;
-
 	if (n->kind != YNODE_MAP)
 		return fail(l, n, "%s must be a mapping", what);
-	for (i = 0; i < n->n; i += 2) {
-		for (k = 0; keys[k] != NULL; k++)
-			if (strcmp(n->items[i]->value, keys[k]) == 0)
-				break;
-		if (keys[k] != NULL)
-			continue;
-		near = lab_suggest(n->items[i]->value, keys, count(keys));
-		if (near != NULL)
-			return fail(l, n->items[i], "unknown key '%.64s' in "
-			    "%s; did you mean '%s'?", n->items[i]->value,
-			    what, near);
-		words(keys, known, sizeof(known));
-		return fail(l, n->items[i], "unknown key '%.64s' in %s (known "
-		    "keys: %s)", n->items[i]->value, what, known);
-	}
-	return 0;
+	return lab_schema_keys(l->file, n, keys, what, l->err);
 }
 
 static const struct ynode *
 get(const struct ynode *map, const char *key)
 {
-	size_t	i;
-
-	for (i = 0; i + 1 < map->n; i += 2)
-		if (strcmp(map->items[i]->value, key) == 0)
-			return map->items[i + 1];
-	return NULL;
+	return lab_schema_get(map, key);
 }
 
 /* A string under key: *ret is NULL when absent and opt. */
@@ -126,22 +81,10 @@ static int
 want_word(struct layout *l, const struct ynode *map, const char *key,
     const char *what, const char *const *w, const char **ret)
 {
-	const char	*near;
-	char		 known[128];
-	size_t		 i;
-
 	if (want_str(l, map, key, what, 1, ret) == -1 || *ret == NULL)
 		return l->err->code ? -1 : 0;
-	for (i = 0; w[i] != NULL; i++)
-		if (strcmp(*ret, w[i]) == 0)
-			return 0;
-	words(w, known, sizeof(known));
-	if ((near = lab_suggest(*ret, w, count(w))) != NULL)
-		return fail(l, get(map, key), "unknown %s '%.64s' in %s; did "
-		    "you mean '%s'? (one of: %s)", key, *ret, what, near,
-		    known);
-	return fail(l, get(map, key), "unknown %s '%.64s' in %s (one of: %s)",
-	    key, *ret, what, known);
+	return lab_schema_word(l->file, get(map, key), key, *ret, what, w,
+	    l->err);
 }
 
 /* A size or "rest". */
