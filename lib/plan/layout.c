@@ -344,7 +344,8 @@ load_lvs(struct layout *l, struct lvg *g, const struct ynode *seq)
 		v->node = n;
 		snprintf(what, sizeof(what), "a logical volume of %s", g->name);
 		if (want_map(l, n, lv_keys, what) == -1 ||
-		    want_str(l, n, "name", what, 0, &v->name) == -1)
+		    want_str(l, n, "name", what, 0, &v->name) == -1 ||
+		    v->name == NULL)	/* never: the name is not optional */
 			return -1;
 		if (lab_check_md_name(v->name, "logical volume", l->err) == -1) {
 			lab_err_prefix(l->err, "%s:%d:%d", l->file,
