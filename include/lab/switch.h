@@ -10,8 +10,8 @@
 #include "lab/db.h"
 #include "lab/err.h"
 #include "lab/inventory.h"
-#include "lab/snmp-session.h"
 #include "lab/snmp.h"
+#include "lab/mib.h"
 
 /*
  * Switch discovery: what one switch says over SNMP (system, ports, MAC

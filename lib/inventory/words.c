@@ -5,7 +5,7 @@
 #include "lab/ipmi.h"
 #include "lab/power.h"
 #include "lab/provision.h"
-#include "lab/snmp.h"
+#include "lab/mib.h"
 #include "lab/switch.h"
 #include "words.h"
 

@@ -11,7 +11,7 @@
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 
-#include "lab/snmp-session.h"
+#include "lab/snmp.h"
 
 struct lab_snmp {
 	void			*sp;		/* net-snmp's session handle */

@@ -19,7 +19,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/snmp.h"
+#include "lab/mib.h"
 
 static const unsigned long prefixes[][12] = {
 	{ 10, 1, 3, 6, 1, 2, 1, 1 },			/* system */

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* EtherLike-MIB dot3StatsDuplexStatus, into ports already decoded. */
-#include "lab/snmp.h"
+#include "lab/mib.h"
 
 #include "mib-priv.h"
 

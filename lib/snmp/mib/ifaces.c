@@ -3,7 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/snmp.h"
+#include "lab/mib.h"
 
 #include "mib-priv.h"
 

@@ -5,7 +5,7 @@
 /* Helpers shared by the MIB decoders in lib/mib/. */
 #include <stddef.h>
 
-#include "lab/snmp.h"
+#include "lab/mib.h"
 
 #define MIB_LEN(a)	(sizeof(a) / sizeof((a)[0]))
 
