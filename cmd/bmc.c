@@ -21,8 +21,8 @@ progress(void *arg, const char *host, size_t done, size_t total)
 		fprintf(stderr, "\r\033[K");
 }
 
-static int	bmc_run(struct lab_call *, struct lab_power_req *,
-		    struct lab_bmc_run *, struct lab_err *);
+static int	bmc_run(struct lab_call *, struct lab_bmc_req *,
+		    struct cmd_bmc_run *, struct lab_err *);
 
 /* Options the BMC verbs share, defined once. */
 const struct lab_opt cmd_bmc_opts[] = {
@@ -36,7 +36,7 @@ const struct lab_opt cmd_bmc_opts[] = {
 
 /* Parses the shared options into req. */
 int
-cmd_bmc_opts_parse(struct lab_call *call, struct lab_power_req *req,
+cmd_bmc_opts_parse(struct lab_call *call, struct lab_bmc_req *req,
     struct lab_err *err)
 {
 	const char	*s;
@@ -78,8 +78,8 @@ cmd_bmc_opts_parse(struct lab_call *call, struct lab_power_req *req,
  * outcome. Returns -1 (err set, out released) when the run could not be.
  */
 int
-cmd_bmc_run(struct lab_call *call, struct lab_power_req *req,
-    struct lab_bmc_run *out, struct lab_err *err)
+cmd_bmc_run(struct lab_call *call, struct lab_bmc_req *req,
+    struct cmd_bmc_run *out, struct lab_err *err)
 {
 	memset(out, 0, sizeof(*out));
 	if (cmd_bmc_opts_parse(call, req, err) == -1 ||
@@ -91,8 +91,8 @@ cmd_bmc_run(struct lab_call *call, struct lab_power_req *req,
 }
 
 static int
-bmc_run(struct lab_call *call, struct lab_power_req *req,
-    struct lab_bmc_run *out, struct lab_err *err)
+bmc_run(struct lab_call *call, struct lab_bmc_req *req,
+    struct cmd_bmc_run *out, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
 	struct lab_ctx	ctx;
@@ -116,7 +116,7 @@ bmc_run(struct lab_call *call, struct lab_power_req *req,
 		ctx.progress = progress;
 		ctx.progress_arg = call->label;
 	}
-	if (lab_power_run_record(&ctx, call->db, out->inv, &out->hosts, creds,
+	if (lab_bmc_run_record(&ctx, call->db, out->inv, &out->hosts, creds,
 	    req, call->now, &out->res, err) == -1)
 		return -1;
 	out->n = out->hosts.n;
@@ -125,7 +125,7 @@ bmc_run(struct lab_call *call, struct lab_power_req *req,
 
 /* Prints each failure on stderr, host first; returns the exit code. */
 int
-cmd_bmc_failures(struct lab_call *call, const struct lab_bmc_run *run)
+cmd_bmc_failures(struct lab_call *call, const struct cmd_bmc_run *run)
 {
 	char	first[sizeof(call->audit_msg)];
 	size_t	i;
@@ -148,7 +148,7 @@ cmd_bmc_failures(struct lab_call *call, const struct lab_bmc_run *run)
  * stderr; frees the run, the table and the buffer. Returns the exit code.
  */
 int
-cmd_bmc_finish(struct lab_call *call, struct lab_bmc_run *run,
+cmd_bmc_finish(struct lab_call *call, struct cmd_bmc_run *run,
     struct table *t, struct lab_buf *json, struct lab_err *err)
 {
 	int	rc = 0;
@@ -166,9 +166,9 @@ cmd_bmc_finish(struct lab_call *call, struct lab_bmc_run *run,
 
 /* Frees what cmd_bmc_run filled. */
 void
-cmd_bmc_release(struct lab_bmc_run *run)
+cmd_bmc_release(struct cmd_bmc_run *run)
 {
-	lab_power_results_free(run->res, run->n);
+	lab_bmc_results_free(run->res, run->n);
 	lab_strv_release(&run->hosts);
 	lab_inventory_free(run->inv);
 	memset(run, 0, sizeof(*run));

@@ -11,27 +11,27 @@ static const char *const devices[] = { "none", "pxe", "cdrom", "disk", "bios",
 static int
 boot_run(struct lab_call *call, struct lab_err *err)
 {
-	struct lab_power_req	req;
-	struct lab_bmc_run	run;
+	struct lab_bmc_req	req;
+	struct cmd_bmc_run	run;
 	struct lab_buf		b;
 	struct lab_json		j;
 	struct table		t;
 	size_t			i, d;
 
 	memset(&req, 0, sizeof(req));
-	req.verb = LAB_POWER_BOOT_GET;
+	req.verb = LAB_BMC_BOOT_GET;
 	/* a device word last sets it; without one the device is read */
 	for (d = 1; devices[d] != NULL && call->argc > 0; d++)
 		if (strcmp(call->argv[call->argc - 1], devices[d]) == 0) {
-			req.verb = LAB_POWER_BOOT_SET;
+			req.verb = LAB_BMC_BOOT_SET;
 			req.boot = (enum lab_boot_dev)d;
 			call->argc--;
 			break;
 		}
-	call->no_audit = req.verb == LAB_POWER_BOOT_GET;
+	call->no_audit = req.verb == LAB_BMC_BOOT_GET;
 	req.persistent = cmd_opt(call, "persistent") != NULL;
 	req.efi = cmd_opt(call, "efi") != NULL;
-	if (req.verb == LAB_POWER_BOOT_GET && (req.persistent || req.efi))
+	if (req.verb == LAB_BMC_BOOT_GET && (req.persistent || req.efi))
 		return lab_err_set(err, LAB_EXIT_INPUT, "--persistent and --efi "
 		    "go with a device: pxe, cdrom, disk or bios"), LAB_EXIT_INPUT;
 	if (call->argc == 0 && !call->all)
@@ -45,7 +45,7 @@ boot_run(struct lab_call *call, struct lab_err *err)
 	table_init(&t, 3, "HOST", "BOOT", "RESULT");
 	table_paint(&t, 2);
 	for (i = 0; i < run.n; i++) {
-		const struct lab_power_result	*r = &run.res[i];
+		const struct lab_bmc_result	*r = &run.res[i];
 		const char			*dev = r->ok && r->reachable ?
 		    lab_boot_name(r->boot) : NULL;
 

@@ -9,7 +9,7 @@
 #include "lab/db.h"
 #include "lab/err.h"
 #include "lab/inventory.h"
-#include "lab/power.h"
+#include "lab/bmc.h"
 #include "lab/str.h"
 
 #define LAB_ARGS_ANY	(-1)
@@ -131,31 +131,31 @@ int		 cmd_host_failed(struct lab_call *, const char *host,
 		    const char *why);
 
 /* A run of a BMC command over targets (cmd/bmc.c). */
-struct lab_bmc_run {
+struct cmd_bmc_run {
 	struct lab_inventory	*inv;
 	struct lab_strv		 hosts;
-	struct lab_power_result	*res;
+	struct lab_bmc_result	*res;
 	size_t			 n;
 };
 
 extern const struct lab_opt cmd_bmc_opts[];
 
 /* Parses --timeout, --fanout, --privilege, --retransmit into req. */
-int	cmd_bmc_opts_parse(struct lab_call *, struct lab_power_req *,
+int	cmd_bmc_opts_parse(struct lab_call *, struct lab_bmc_req *,
 	    struct lab_err *);
 /*
  * Parses the shared options, resolves targets, loads credentials, runs req
  * and records the outcome; -1 (run released) when it could not.
  */
-int	cmd_bmc_run(struct lab_call *, struct lab_power_req *,
-	    struct lab_bmc_run *, struct lab_err *);
+int	cmd_bmc_run(struct lab_call *, struct lab_bmc_req *,
+	    struct cmd_bmc_run *, struct lab_err *);
 /* Prints each host's failure on stderr; returns the exit code. */
-int	cmd_bmc_failures(struct lab_call *, const struct lab_bmc_run *);
+int	cmd_bmc_failures(struct lab_call *, const struct cmd_bmc_run *);
 /* Prints the table or JSON, then the failures; frees all; the exit code. */
 struct table;
-int	cmd_bmc_finish(struct lab_call *, struct lab_bmc_run *, struct table *,
+int	cmd_bmc_finish(struct lab_call *, struct cmd_bmc_run *, struct table *,
 	    struct lab_buf *, struct lab_err *);
-void	cmd_bmc_release(struct lab_bmc_run *);
+void	cmd_bmc_release(struct cmd_bmc_run *);
 
 /* A text table sized to its contents. */
 struct table {

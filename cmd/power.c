@@ -6,7 +6,7 @@
 #include "lab.h"
 
 static const char *
-state_word(const struct lab_power_result *r)
+state_word(const struct lab_bmc_result *r)
 {
 	if (r->no_bmc)
 		return "-";
@@ -15,9 +15,9 @@ state_word(const struct lab_power_result *r)
 
 /* Prints the results as a table (stdout) or JSON; failures on stderr. */
 static int
-report(struct lab_call *call, struct lab_bmc_run *run, struct lab_err *err)
+report(struct lab_call *call, struct cmd_bmc_run *run, struct lab_err *err)
 {
-	const struct lab_power_result	*r;
+	const struct lab_bmc_result	*r;
 	struct lab_buf			 b;
 	struct lab_json			 j;
 	struct table			 t;
@@ -53,11 +53,11 @@ report(struct lab_call *call, struct lab_bmc_run *run, struct lab_err *err)
 }
 
 static int
-power_run(struct lab_call *call, enum lab_power_verb verb, int wait,
+power_run(struct lab_call *call, enum lab_bmc_verb verb, int wait,
     struct lab_err *err)
 {
-	struct lab_power_req	req;
-	struct lab_bmc_run	run;
+	struct lab_bmc_req	req;
+	struct cmd_bmc_run	run;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = verb;
@@ -74,37 +74,37 @@ power_run(struct lab_call *call, enum lab_power_verb verb, int wait,
 static int
 power_status(struct lab_call *call, struct lab_err *err)
 {
-	return power_run(call, LAB_POWER_STATUS, 0, err);
+	return power_run(call, LAB_BMC_STATUS, 0, err);
 }
 
 static int
 power_on(struct lab_call *call, struct lab_err *err)
 {
-	return power_run(call, LAB_POWER_DO_ON, 1, err);
+	return power_run(call, LAB_BMC_ON, 1, err);
 }
 
 static int
 power_off(struct lab_call *call, struct lab_err *err)
 {
-	return power_run(call, LAB_POWER_DO_OFF, 1, err);
+	return power_run(call, LAB_BMC_OFF, 1, err);
 }
 
 static int
 power_cycle(struct lab_call *call, struct lab_err *err)
 {
-	return power_run(call, LAB_POWER_DO_CYCLE, 0, err);
+	return power_run(call, LAB_BMC_CYCLE, 0, err);
 }
 
 static int
 power_reset(struct lab_call *call, struct lab_err *err)
 {
-	return power_run(call, LAB_POWER_DO_RESET, 0, err);
+	return power_run(call, LAB_BMC_RESET, 0, err);
 }
 
 static int
 power_soft(struct lab_call *call, struct lab_err *err)
 {
-	return power_run(call, LAB_POWER_DO_SOFT, 0, err);
+	return power_run(call, LAB_BMC_SOFT, 0, err);
 }
 
 static const struct lab_opt wait_opts[] = {

@@ -65,8 +65,8 @@ static void
 collect_power(struct lab_call *call, const struct lab_inventory *inv,
     const struct lab_creds *creds, int timeout_ms, struct missed *m)
 {
-	struct lab_power_result	*res = NULL;
-	struct lab_power_req	 req;
+	struct lab_bmc_result	*res = NULL;
+	struct lab_bmc_req	 req;
 	struct lab_strv		 hosts;
 	struct lab_ctx		 ctx;
 	struct lab_err		 e;
@@ -81,16 +81,16 @@ collect_power(struct lab_call *call, const struct lab_inventory *inv,
 	if (hosts.n == 0)
 		goto out;
 	memset(&req, 0, sizeof(req));
-	req.verb = LAB_POWER_STATUS;
+	req.verb = LAB_BMC_STATUS;
 	req.timeout_ms = timeout_ms;
 	lab_ctx_init(&ctx);
 	/* an unreachable BMC is recorded, and derived as a finding */
-	if (lab_power_run_record(&ctx, call->db, inv, &hosts, creds, &req,
+	if (lab_bmc_run_record(&ctx, call->db, inv, &hosts, creds, &req,
 	    call->now, &res, &e) == -1)
 		missed_add(m, "power", "power status not collected: %s",
 		    e.msg);
 out:
-	lab_power_results_free(res, res ? hosts.n : 0);
+	lab_bmc_results_free(res, res ? hosts.n : 0);
 	lab_strv_release(&hosts);
 }
 

@@ -9,8 +9,8 @@
 static int
 sel_run(struct lab_call *call, struct lab_err *err)
 {
-	struct lab_power_req	req;
-	struct lab_bmc_run	run;
+	struct lab_bmc_req	req;
+	struct cmd_bmc_run	run;
 	struct lab_buf		b;
 	struct lab_json		j;
 	struct table		t;
@@ -18,7 +18,7 @@ sel_run(struct lab_call *call, struct lab_err *err)
 	size_t			i, k;
 
 	memset(&req, 0, sizeof(req));
-	req.verb = LAB_POWER_SEL;
+	req.verb = LAB_BMC_SEL;
 	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
 	lab_buf_init(&b);
@@ -26,7 +26,7 @@ sel_run(struct lab_call *call, struct lab_err *err)
 	lab_json_arr_begin(&j);
 	table_init(&t, 5, "HOST", "ID", "TIME", "SENSOR", "EVENT");
 	for (i = 0; i < run.n; i++) {
-		const struct lab_power_result	*r = &run.res[i];
+		const struct lab_bmc_result	*r = &run.res[i];
 
 		lab_json_obj_begin(&j);
 		lab_json_kstr(&j, "host", r->host);

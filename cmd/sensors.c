@@ -6,7 +6,7 @@
 #include "lab.h"
 
 static void
-json_sensors(struct lab_json *j, const struct lab_power_result *r)
+json_sensors(struct lab_json *j, const struct lab_bmc_result *r)
 {
 	size_t	k;
 
@@ -43,8 +43,8 @@ json_sensors(struct lab_json *j, const struct lab_power_result *r)
 static int
 sensors_run(struct lab_call *call, struct lab_err *err)
 {
-	struct lab_power_req	req;
-	struct lab_bmc_run	run;
+	struct lab_bmc_req	req;
+	struct cmd_bmc_run	run;
 	struct lab_buf		b;
 	struct lab_json		j;
 	struct table		t;
@@ -52,7 +52,7 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	size_t			i, k;
 
 	memset(&req, 0, sizeof(req));
-	req.verb = LAB_POWER_SENSORS;
+	req.verb = LAB_BMC_SENSORS;
 	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
 	lab_buf_init(&b);
@@ -61,7 +61,7 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	table_init(&t, 5, "HOST", "SENSOR", "VALUE", "TYPE", "STATE");
 	table_paint(&t, 4);
 	for (i = 0; i < run.n; i++) {
-		const struct lab_power_result	*r = &run.res[i];
+		const struct lab_bmc_result	*r = &run.res[i];
 
 		json_sensors(&j, r);
 		if (r->note != NULL && r->nsensors == 0)

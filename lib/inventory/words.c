@@ -3,7 +3,7 @@
 #include <strings.h>
 
 #include "lab/ipmi.h"
-#include "lab/power.h"
+#include "lab/bmc.h"
 #include "lab/provision.h"
 #include "lab/mib.h"
 #include "lab/switch.h"
@@ -107,7 +107,7 @@ static const char *const verb_names[] = { "status", "on", "off", "cycle",
 
 /* The verb's name as stored and printed. */
 const char *
-lab_power_verb_name(enum lab_power_verb v)
+lab_bmc_verb_name(enum lab_bmc_verb v)
 {
 	return (unsigned)v < LAB_ARRAY_SIZE(verb_names) ? verb_names[v] : "?";
 }

@@ -1,7 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <time.h>
 
-#include "lab/power.h"
+#include "lab/bmc.h"
 
 /* The real BMC operations: lib/ipmi.c behind the ops table. */
 

@@ -30,7 +30,7 @@ CLOCK_ENV = {"getenv", "secure_getenv", "time", "clock_gettime",
 
 
 def layer(rel):
-    """lib/db/store.c -> db; lib/power.c -> '' (the top level)."""
+    """lib/db/store.c -> db; lib/bmc.c -> '' (the top level)."""
     parts = rel.split("/")
     return parts[1] if len(parts) > 2 else ""
 

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
- * The fan-out bookkeeping of lab_power_run against an in-process fake BMC
+ * The fan-out bookkeeping of lab_bmc_run against an in-process fake BMC
  * (libvirt's test driver idea): which host gets which result, that a host
  * already on is left alone, waits, deadlines, bounded concurrency. The
  * real protocol is tested against ipmi_sim in tests/integration.
@@ -9,7 +9,7 @@
 #include <time.h>
 
 #include "lab/cred.h"
-#include "lab/power.h"
+#include "lab/bmc.h"
 #include "tests.h"
 
 /* One fake BMC per address; behaviour chosen by the address. */
@@ -200,11 +200,11 @@ static const char inventory[] =
 	"  - {name: h7, model: generic-server, bmc: {type: ipmi, address: 10.0.0.7, credential: nope}}\n"
 	"  - {name: h8, model: generic-server}\n";
 
-static struct lab_power_result *
-run(struct lab_inventory *inv, struct lab_creds *creds, struct lab_power_req *req,
+static struct lab_bmc_result *
+run(struct lab_inventory *inv, struct lab_creds *creds, struct lab_bmc_req *req,
     size_t *n)
 {
-	struct lab_power_result	*res = NULL;
+	struct lab_bmc_result	*res = NULL;
 	struct lab_strv		 hosts;
 	struct lab_ctx		 ctx;
 	struct lab_err		 err;
@@ -220,7 +220,7 @@ run(struct lab_inventory *inv, struct lab_creds *creds, struct lab_power_req *re
 	lab_err_init(&err);
 	progress_calls = 0;
 	req->ops = &fake_ops;
-	CHECK(lab_power_run(&ctx, inv, &hosts, creds, req, &res, &err) == 0);
+	CHECK(lab_bmc_run(&ctx, inv, &hosts, creds, req, &res, &err) == 0);
 	CHECK(progress_calls == (int)hosts.n);
 	CHECK(progress_last == hosts.n);
 	*n = hosts.n;
@@ -228,14 +228,14 @@ run(struct lab_inventory *inv, struct lab_creds *creds, struct lab_power_req *re
 	return res;
 }
 
-/* lab_power_run_record: the run's outcome is what the database keeps. */
+/* lab_bmc_run_record: the run's outcome is what the database keeps. */
 static void
 record(struct lab_inventory *inv, struct lab_creds *creds)
 {
 	struct lab_changes	 ch = { NULL, 0 };
-	struct lab_power_result	*res = NULL;
+	struct lab_bmc_result	*res = NULL;
 	struct lab_power_seen	 seen;
-	struct lab_power_req	 req;
+	struct lab_bmc_req	 req;
 	struct lab_strv		 hosts;
 	struct lab_ctx		 ctx;
 	struct lab_db		*db = NULL;
@@ -252,23 +252,23 @@ record(struct lab_inventory *inv, struct lab_creds *creds)
 	lab_strv_add(&hosts, "h1");
 	lab_strv_add(&hosts, "h3");
 	memset(&req, 0, sizeof(req));
-	req.verb = LAB_POWER_STATUS;
+	req.verb = LAB_BMC_STATUS;
 	req.ops = &fake_ops;
 	/* a dry run records nothing */
 	req.dry_run = 1;
-	CHECK(lab_power_run_record(&ctx, db, inv, &hosts, NULL, &req, 2000,
+	CHECK(lab_bmc_run_record(&ctx, db, inv, &hosts, NULL, &req, 2000,
 	    &res, &err) == 0);
 	CHECK(res != NULL && res[0].ok);
-	lab_power_results_free(res, hosts.n);
+	lab_bmc_results_free(res, hosts.n);
 	CHECK(lab_db_power_seen(db, "h1", &seen, &err) == 0);
 	CHECK(seen.checked_at == 0);
 	lab_power_seen_release(&seen);
 	/* a run records each host, the unreachable one too */
 	req.dry_run = 0;
-	CHECK(lab_power_run_record(&ctx, db, inv, &hosts, creds, &req, 3000,
+	CHECK(lab_bmc_run_record(&ctx, db, inv, &hosts, creds, &req, 3000,
 	    &res, &err) == 0);
 	CHECK(res[0].ok && !res[1].ok);
-	lab_power_results_free(res, hosts.n);
+	lab_bmc_results_free(res, hosts.n);
 	CHECK(lab_db_power_seen(db, "h1", &seen, &err) == 0);
 	CHECK(seen.checked_at == 3000 && seen.reachable);
 	lab_power_seen_release(&seen);
@@ -285,8 +285,8 @@ main(void)
 {
 	struct lab_inventory	*inv = lab_inventory_new();
 	struct lab_creds	*creds = NULL;
-	struct lab_power_result	*r;
-	struct lab_power_req	 req;
+	struct lab_bmc_result	*r;
+	struct lab_bmc_req	 req;
 	struct lab_err		 err;
 	static const char	 cred_yaml[] = "c: {username: u, password: pw}\n";
 	size_t			 n, i;
@@ -300,7 +300,7 @@ main(void)
 
 	/* power on, waiting: each host gets its own result, in order */
 	memset(&req, 0, sizeof(req));
-	req.verb = LAB_POWER_DO_ON;
+	req.verb = LAB_BMC_ON;
 	req.wait = 1;
 	req.timeout_ms = 2000;
 	req.fanout = 4;
@@ -333,67 +333,67 @@ main(void)
 	CHECK_HAS(r[7].err.msg, "no BMC recorded");
 	/* concurrency was bounded by the fan-out and reached it */
 	CHECK(maxflight == 4);
-	lab_power_results_free(r, n);
+	lab_bmc_results_free(r, n);
 
 	/* status: no BMC is not a failure of a read */
 	maxflight = 0;
 	want_inflight = 0;
-	req.verb = LAB_POWER_STATUS;
+	req.verb = LAB_BMC_STATUS;
 	req.fanout = 1;
 	r = run(inv, creds, &req, &n);
 	CHECK(maxflight == 1);
 	CHECK(r[0].ok && r[0].state == LAB_POWER_ON);
 	CHECK(r[7].ok && r[7].no_bmc);
 	CHECK(!r[2].ok);
-	lab_power_results_free(r, n);
+	lab_bmc_results_free(r, n);
 
 	/* power on again: every reachable host is already on, none is sent */
 	for (i = 0; i < 7; i++)
 		fakes[i].sets = 0;
-	req.verb = LAB_POWER_DO_ON;
+	req.verb = LAB_BMC_ON;
 	req.fanout = 0;
 	r = run(inv, creds, &req, &n);
 	CHECK_STR(r[0].note, "already on");
 	CHECK(fakes[0].sets == 0 && fakes[3].sets == 0 && fakes[5].sets == 0);
-	lab_power_results_free(r, n);
+	lab_bmc_results_free(r, n);
 
 	/* off, then a reset of a host that is off is refused */
-	req.verb = LAB_POWER_DO_OFF;
+	req.verb = LAB_BMC_OFF;
 	r = run(inv, creds, &req, &n);
 	CHECK(r[0].ok && r[0].state == LAB_POWER_OFF);
-	lab_power_results_free(r, n);
-	req.verb = LAB_POWER_DO_RESET;
+	lab_bmc_results_free(r, n);
+	req.verb = LAB_BMC_RESET;
 	r = run(inv, creds, &req, &n);
 	CHECK(!r[0].ok);
 	CHECK_HAS(r[0].err.msg, "host is off");
-	lab_power_results_free(r, n);
+	lab_bmc_results_free(r, n);
 
 	/* cycle of a host that is off powers it on */
-	req.verb = LAB_POWER_DO_CYCLE;
+	req.verb = LAB_BMC_CYCLE;
 	r = run(inv, creds, &req, &n);
 	CHECK(r[0].ok && r[0].state == LAB_POWER_ON);
 	CHECK_STR(r[0].note, "was off: powered on");
-	lab_power_results_free(r, n);
+	lab_bmc_results_free(r, n);
 
 	/* boot set is read back */
-	req.verb = LAB_POWER_BOOT_SET;
+	req.verb = LAB_BMC_BOOT_SET;
 	req.boot = LAB_BOOT_PXE;
 	r = run(inv, creds, &req, &n);
 	CHECK(r[0].ok && r[0].boot == LAB_BOOT_PXE);
 	CHECK(fakes[0].boot == LAB_BOOT_PXE);
-	lab_power_results_free(r, n);
+	lab_bmc_results_free(r, n);
 
 	/* a dry run contacts nothing and needs no credentials */
 	for (i = 0; i < 7; i++)
 		fakes[i].opens = 0;
-	req.verb = LAB_POWER_DO_OFF;
+	req.verb = LAB_BMC_OFF;
 	req.dry_run = 1;
 	r = run(inv, NULL, &req, &n);
 	for (i = 0; i < 7; i++)
 		CHECK(fakes[i].opens == 0);
 	CHECK(r[0].ok);
 	CHECK_HAS(r[0].note, "would send power off to BMC 10.0.0.1:623");
-	lab_power_results_free(r, n);
+	lab_bmc_results_free(r, n);
 
 	record(inv, creds);
 

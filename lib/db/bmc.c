@@ -2,19 +2,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "lab/power.h"
+#include "lab/bmc.h"
 #include "db-priv.h"
 
 static const char *
-state_text(const struct lab_power_result *r)
+state_text(const struct lab_bmc_result *r)
 {
 	return r->state == LAB_POWER_UNKNOWN ? NULL : lab_power_name(r->state);
 }
 
 /* Records a run in one transaction. */
 int
-lab_db_power_record(struct lab_db *db, enum lab_power_verb verb,
-    const struct lab_power_result *res, size_t n, int64_t now,
+lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
+    const struct lab_bmc_result *res, size_t n, int64_t now,
     struct lab_err *err)
 {
 	sqlite3_stmt	*ev = NULL, *st = NULL;
@@ -37,19 +37,19 @@ lab_db_power_record(struct lab_db *db, enum lab_power_verb verb,
 	    &st, err) == -1)
 		goto out;
 	for (i = 0; i < n; i++) {
-		const struct lab_power_result	*r = &res[i];
+		const struct lab_bmc_result	*r = &res[i];
 
 		/* a dry run or a host with no BMC observed nothing */
 		if (r->no_bmc || (r->note != NULL &&
 		    strncmp(r->note, "would ", 6) == 0))
 			continue;
-		detail = verb == LAB_POWER_BOOT_GET ||
-		    verb == LAB_POWER_BOOT_SET ? lab_boot_name(r->boot) :
+		detail = verb == LAB_BMC_BOOT_GET ||
+		    verb == LAB_BMC_BOOT_SET ? lab_boot_name(r->boot) :
 		    r->note;
 		lab_db_bind_text(ev, 1, r->host);
 		sqlite3_bind_int64(ev, 2, now);
-		lab_db_bind_text(ev, 3, verb == LAB_POWER_BOOT_SET ? "boot set" :
-		    lab_power_verb_name(verb));
+		lab_db_bind_text(ev, 3, verb == LAB_BMC_BOOT_SET ? "boot set" :
+		    lab_bmc_verb_name(verb));
 		sqlite3_bind_int(ev, 4, r->ok);
 		lab_db_bind_text(ev, 5, state_text(r));
 		lab_db_bind_text(ev, 6, r->reachable ? detail : NULL);
@@ -60,7 +60,7 @@ lab_db_power_record(struct lab_db *db, enum lab_power_verb verb,
 		}
 		sqlite3_reset(ev);
 		if (!r->reachable || r->state != LAB_POWER_UNKNOWN ||
-		    verb <= LAB_POWER_DO_SOFT) {
+		    verb <= LAB_BMC_SOFT) {
 			lab_db_bind_text(st, 1, r->host);
 			lab_db_bind_text(st, 2, state_text(r));
 			if (r->reachable)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#ifndef LAB_POWER_H
-#define LAB_POWER_H
+#ifndef LAB_BMC_H
+#define LAB_BMC_H
 
 #include <stddef.h>
 #include <stdint.h>
@@ -45,22 +45,22 @@ struct lab_bmc_ops {
 
 extern const struct lab_bmc_ops lab_bmc_ipmi_ops;
 
-enum lab_power_verb {
-	LAB_POWER_STATUS,
-	LAB_POWER_DO_ON,
-	LAB_POWER_DO_OFF,
-	LAB_POWER_DO_CYCLE,
-	LAB_POWER_DO_RESET,
-	LAB_POWER_DO_SOFT,
-	LAB_POWER_BOOT_GET,
-	LAB_POWER_BOOT_SET,
-	LAB_POWER_SENSORS,
-	LAB_POWER_SEL,
+enum lab_bmc_verb {
+	LAB_BMC_STATUS,
+	LAB_BMC_ON,
+	LAB_BMC_OFF,
+	LAB_BMC_CYCLE,
+	LAB_BMC_RESET,
+	LAB_BMC_SOFT,
+	LAB_BMC_BOOT_GET,
+	LAB_BMC_BOOT_SET,
+	LAB_BMC_SENSORS,
+	LAB_BMC_SEL,
 };
 
 /* What to do to every host of a run. */
-struct lab_power_req {
-	enum lab_power_verb	 verb;
+struct lab_bmc_req {
+	enum lab_bmc_verb	 verb;
 	int			 wait;		/* re-read until the state matches */
 	int			 timeout_ms;	/* per-host deadline; 0: 10 s */
 	int			 poll_ms;	/* between re-reads; 0: 200 ms */
@@ -69,7 +69,7 @@ struct lab_power_req {
 	/* per-run overrides of the inventory's BMC settings; 0 = keep */
 	int			 privilege;	/* enum lab_ipmi_priv */
 	int			 retransmit_ms;
-	/* for LAB_POWER_BOOT_SET */
+	/* for LAB_BMC_BOOT_SET */
 	enum lab_boot_dev	 boot;
 	int			 persistent;
 	int			 efi;
@@ -77,7 +77,7 @@ struct lab_power_req {
 };
 
 /* One host's outcome. Strings are owned by the result. */
-struct lab_power_result {
+struct lab_bmc_result {
 	char			*host;
 	char			*bmc;		/* "192.0.2.21:623", or NULL */
 	int			 ok;		/* reached what was asked */
@@ -102,37 +102,37 @@ struct lab_power_result {
  * Runs req over the named hosts of inv (names as lab_target_resolve gives
  * them). creds may be NULL only for a dry run or when no host has a BMC.
  * *ret (n results, in the order of hosts) is caller-owned
- * (lab_power_results_free). Returns -1 only when the run could not start
+ * (lab_bmc_results_free). Returns -1 only when the run could not start
  * at all; per-host failures are in the results.
  */
-int	lab_power_run(const struct lab_ctx *, const struct lab_inventory *inv,
+int	lab_bmc_run(const struct lab_ctx *, const struct lab_inventory *inv,
 	    const struct lab_strv *hosts, const struct lab_creds *creds,
-	    const struct lab_power_req *req, struct lab_power_result **ret,
+	    const struct lab_bmc_req *req, struct lab_bmc_result **ret,
 	    struct lab_err *err);
-void	lab_power_results_free(struct lab_power_result *, size_t n);
+void	lab_bmc_results_free(struct lab_bmc_result *, size_t n);
 
 /* The verb's name as stored and printed: "on", "status", "boot" ... */
-const char *lab_power_verb_name(enum lab_power_verb);
+const char *lab_bmc_verb_name(enum lab_bmc_verb);
 
 /*
  * Records a run: one power_events row per host and each host's last known
  * power state, in one transaction.
  */
-int	lab_db_power_record(struct lab_db *, enum lab_power_verb,
-	    const struct lab_power_result *, size_t n, int64_t now,
+int	lab_db_bmc_record(struct lab_db *, enum lab_bmc_verb,
+	    const struct lab_bmc_result *, size_t n, int64_t now,
 	    struct lab_err *err);
 
 /*
- * Runs req over hosts (lab_power_run) and, unless it is a dry run, records
- * the outcome (lab_db_power_record) at now: the one power workflow of
+ * Runs req over hosts (lab_bmc_run) and, unless it is a dry run, records
+ * the outcome (lab_db_bmc_record) at now: the one power workflow of
  * lab power, boot, sensors, sel and report --collect. *ret (hosts->n
  * results) is caller-owned. Returns -1 (*ret NULL) when the run could not
  * start or its record failed; per-host failures are in the results.
  */
-int	lab_power_run_record(const struct lab_ctx *, struct lab_db *,
+int	lab_bmc_run_record(const struct lab_ctx *, struct lab_db *,
 	    const struct lab_inventory *inv, const struct lab_strv *hosts,
-	    const struct lab_creds *creds, const struct lab_power_req *req,
-	    int64_t now, struct lab_power_result **ret, struct lab_err *err);
+	    const struct lab_creds *creds, const struct lab_bmc_req *req,
+	    int64_t now, struct lab_bmc_result **ret, struct lab_err *err);
 
 /* The last known power state of a host (from power status or actions). */
 struct lab_power_seen {

@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "lab/fanout.h"
-#include "lab/power.h"
+#include "lab/bmc.h"
 
 #define DEFAULT_TIMEOUT_MS	10000
 #define DEFAULT_POLL_MS		200
@@ -13,11 +13,11 @@
 /* One run: shared by every worker; each writes only its own result. */
 struct run {
 	const struct lab_ctx		*ctx;
-	const struct lab_power_req	*req;
+	const struct lab_bmc_req	*req;
 	const struct lab_bmc_ops	*ops;
 	const struct lab_creds		*creds;
 	const struct lab_host		**hosts;
-	struct lab_power_result		*res;
+	struct lab_bmc_result		*res;
 	size_t				 n;
 	size_t				 finished;
 };
@@ -32,15 +32,15 @@ priv_parse(const char *s)
 
 /* What the verb wants the power state to end as, or UNKNOWN for none. */
 static enum lab_power
-wanted(enum lab_power_verb v)
+wanted(enum lab_bmc_verb v)
 {
 	switch (v) {
-	case LAB_POWER_DO_ON:
-	case LAB_POWER_DO_CYCLE:
-	case LAB_POWER_DO_RESET:
+	case LAB_BMC_ON:
+	case LAB_BMC_CYCLE:
+	case LAB_BMC_RESET:
 		return LAB_POWER_ON;
-	case LAB_POWER_DO_OFF:
-	case LAB_POWER_DO_SOFT:
+	case LAB_BMC_OFF:
+	case LAB_BMC_SOFT:
 		return LAB_POWER_OFF;
 	default:
 		return LAB_POWER_UNKNOWN;
@@ -48,7 +48,7 @@ wanted(enum lab_power_verb v)
 }
 
 static void
-set_note(struct lab_power_result *r, const char *note)
+set_note(struct lab_bmc_result *r, const char *note)
 {
 	free(r->note);
 	r->note = strdup(note);
@@ -59,7 +59,7 @@ set_note(struct lab_power_result *r, const char *note)
  * reading stays in r->state.
  */
 static int
-wait_for(struct run *run, void *s, struct lab_power_result *r,
+wait_for(struct run *run, void *s, struct lab_bmc_result *r,
     enum lab_power want, int64_t deadline)
 {
 	int	poll = run->req->poll_ms > 0 ? run->req->poll_ms :
@@ -83,10 +83,10 @@ wait_for(struct run *run, void *s, struct lab_power_result *r,
 
 /* The power verbs, once a session is open. */
 static int
-do_power(struct run *run, void *s, struct lab_power_result *r,
+do_power(struct run *run, void *s, struct lab_bmc_result *r,
     int64_t deadline)
 {
-	enum lab_power_verb	 v = run->req->verb;
+	enum lab_bmc_verb	 v = run->req->verb;
 	enum lab_power		 want = wanted(v);
 	enum lab_power_action	 act;
 
@@ -94,27 +94,27 @@ do_power(struct run *run, void *s, struct lab_power_result *r,
 		return -1;
 	r->state = r->before;
 	switch (v) {
-	case LAB_POWER_STATUS:
+	case LAB_BMC_STATUS:
 		return 0;
-	case LAB_POWER_DO_ON:
-	case LAB_POWER_DO_OFF:
-	case LAB_POWER_DO_SOFT:
+	case LAB_BMC_ON:
+	case LAB_BMC_OFF:
+	case LAB_BMC_SOFT:
 		if (r->before == want) {
 			/* never cycle or re-send to a host already there */
 			set_note(r, want == LAB_POWER_ON ? "already on" :
 			    "already off");
 			return 0;
 		}
-		act = v == LAB_POWER_DO_ON ? LAB_POWER_ACT_ON :
-		    v == LAB_POWER_DO_OFF ? LAB_POWER_ACT_OFF :
+		act = v == LAB_BMC_ON ? LAB_POWER_ACT_ON :
+		    v == LAB_BMC_OFF ? LAB_POWER_ACT_OFF :
 		    LAB_POWER_ACT_SOFT;
 		break;
-	case LAB_POWER_DO_CYCLE:
+	case LAB_BMC_CYCLE:
 		/* a cycle of a host that is off is a power on */
 		act = r->before == LAB_POWER_OFF ? LAB_POWER_ACT_ON :
 		    LAB_POWER_ACT_CYCLE;
 		break;
-	case LAB_POWER_DO_RESET:
+	case LAB_BMC_RESET:
 		if (r->before == LAB_POWER_OFF)
 			return lab_err_set(&r->err, LAB_EXIT_PARTIAL, "host is "
 			    "off: a reset does nothing (use 'lab power on')");
@@ -126,20 +126,20 @@ do_power(struct run *run, void *s, struct lab_power_result *r,
 	if (run->ops->power_set(s, act, &r->err) == -1)
 		return -1;
 	r->acted = 1;
-	set_note(r, v == LAB_POWER_DO_CYCLE && act == LAB_POWER_ACT_ON ?
-	    "was off: powered on" : v == LAB_POWER_DO_ON ? "powered on" :
-	    v == LAB_POWER_DO_OFF ? "powered off" : v == LAB_POWER_DO_SOFT ?
-	    "soft shutdown requested" : v == LAB_POWER_DO_CYCLE ?
+	set_note(r, v == LAB_BMC_CYCLE && act == LAB_POWER_ACT_ON ?
+	    "was off: powered on" : v == LAB_BMC_ON ? "powered on" :
+	    v == LAB_BMC_OFF ? "powered off" : v == LAB_BMC_SOFT ?
+	    "soft shutdown requested" : v == LAB_BMC_CYCLE ?
 	    "power cycled" : "reset");
 	return wait_for(run, s, r, want, deadline);
 }
 
 static int
-do_boot(struct run *run, void *s, struct lab_power_result *r)
+do_boot(struct run *run, void *s, struct lab_bmc_result *r)
 {
-	const struct lab_power_req	*req = run->req;
+	const struct lab_bmc_req	*req = run->req;
 
-	if (req->verb == LAB_POWER_BOOT_SET) {
+	if (req->verb == LAB_BMC_BOOT_SET) {
 		if (run->ops->boot_set(s, req->boot, req->persistent, req->efi,
 		    &r->err) == -1)
 			return -1;
@@ -148,11 +148,11 @@ do_boot(struct run *run, void *s, struct lab_power_result *r)
 	if (run->ops->boot_get(s, &r->boot, &r->persistent, &r->efi,
 	    &r->err) == -1)
 		return -1;
-	if (req->verb == LAB_POWER_BOOT_SET && r->boot != req->boot)
+	if (req->verb == LAB_BMC_BOOT_SET && r->boot != req->boot)
 		return lab_err_set(&r->err, LAB_EXIT_PARTIAL, "boot device "
 		    "set to %s but reads back as %s", lab_boot_name(req->boot),
 		    lab_boot_name(r->boot));
-	if (req->verb == LAB_POWER_BOOT_SET &&
+	if (req->verb == LAB_BMC_BOOT_SET &&
 	    (r->persistent != req->persistent || r->efi != req->efi))
 		set_note(r, "device confirmed; the BMC does not read back the "
 		    "persistent/EFI flags as set");
@@ -160,27 +160,27 @@ do_boot(struct run *run, void *s, struct lab_power_result *r)
 }
 
 static void
-dry_note(struct lab_power_result *r, const struct lab_power_req *req)
+dry_note(struct lab_bmc_result *r, const struct lab_bmc_req *req)
 {
 	char	buf[160];
 
 	switch (req->verb) {
-	case LAB_POWER_BOOT_SET:
+	case LAB_BMC_BOOT_SET:
 		snprintf(buf, sizeof(buf), "would set boot device %s%s%s on "
 		    "BMC %s", lab_boot_name(req->boot),
 		    req->persistent ? " (persistent)" : "",
 		    req->efi ? " (EFI)" : "", r->bmc);
 		break;
-	case LAB_POWER_STATUS:
-	case LAB_POWER_BOOT_GET:
-	case LAB_POWER_SENSORS:
-	case LAB_POWER_SEL:
+	case LAB_BMC_STATUS:
+	case LAB_BMC_BOOT_GET:
+	case LAB_BMC_SENSORS:
+	case LAB_BMC_SEL:
 		snprintf(buf, sizeof(buf), "would read %s from BMC %s",
-		    lab_power_verb_name(req->verb), r->bmc);
+		    lab_bmc_verb_name(req->verb), r->bmc);
 		break;
 	default:
 		snprintf(buf, sizeof(buf), "would send power %s to BMC %s "
-		    "(unless already %s)", lab_power_verb_name(req->verb),
+		    "(unless already %s)", lab_bmc_verb_name(req->verb),
 		    r->bmc, lab_power_name(wanted(req->verb)));
 	}
 	set_note(r, buf);
@@ -189,7 +189,7 @@ dry_note(struct lab_power_result *r, const struct lab_power_req *req)
 /* One session: open, do the verb, close. */
 static int
 run_session(struct run *run, const struct lab_ipmi_target *t,
-    struct lab_power_result *r, int64_t deadline)
+    struct lab_bmc_result *r, int64_t deadline)
 {
 	void	*s = NULL;
 	int	 rc;
@@ -198,14 +198,14 @@ run_session(struct run *run, const struct lab_ipmi_target *t,
 		return -1;
 	r->reachable = 1;
 	switch (run->req->verb) {
-	case LAB_POWER_BOOT_GET:
-	case LAB_POWER_BOOT_SET:
+	case LAB_BMC_BOOT_GET:
+	case LAB_BMC_BOOT_SET:
 		rc = do_boot(run, s, r);
 		break;
-	case LAB_POWER_SENSORS:
+	case LAB_BMC_SENSORS:
 		rc = run->ops->sensors(s, &r->sensors, &r->nsensors, &r->err);
 		break;
-	case LAB_POWER_SEL:
+	case LAB_BMC_SEL:
 		rc = run->ops->sel(s, &r->sel, &r->nsel, &r->err);
 		break;
 	default:
@@ -220,9 +220,9 @@ static void
 work(size_t i, void *arg)
 {
 	struct run			*run = arg;
-	const struct lab_power_req	*req = run->req;
+	const struct lab_bmc_req	*req = run->req;
 	const struct lab_host		*h = run->hosts[i];
-	struct lab_power_result		*r = &run->res[i];
+	struct lab_bmc_result		*r = &run->res[i];
 	const struct lab_cred		*cred;
 	struct lab_ipmi_target		 t;
 	int64_t				 start, deadline;
@@ -235,7 +235,7 @@ work(size_t i, void *arg)
 	if (h->bmc == NULL) {
 		r->no_bmc = 1;
 		/* reading nothing from nothing is not a failure; acting is */
-		r->ok = req->verb == LAB_POWER_STATUS || req->dry_run;
+		r->ok = req->verb == LAB_BMC_STATUS || req->dry_run;
 		set_note(r, "no BMC recorded");
 		if (!r->ok)
 			lab_err_set(&r->err, LAB_EXIT_PARTIAL, "no BMC "
@@ -291,7 +291,7 @@ work(size_t i, void *arg)
 		t.timeout_ms = (int)left;
 		if (attempt == 0 && timeout >= 2000)
 			t.timeout_ms = wanted(req->verb) != LAB_POWER_UNKNOWN ||
-			    req->verb == LAB_POWER_BOOT_SET ? timeout / 2 :
+			    req->verb == LAB_BMC_BOOT_SET ? timeout / 2 :
 			    t.retransmit_ms + t.retransmit_ms / 5 + 50;
 		if (t.retransmit_ms >= t.timeout_ms)
 			t.retransmit_ms = t.timeout_ms / 2;
@@ -321,9 +321,9 @@ finished(size_t i, void *arg)
 
 /* Runs req over the hosts. */
 int
-lab_power_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
+lab_bmc_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
     const struct lab_strv *hosts, const struct lab_creds *creds,
-    const struct lab_power_req *req, struct lab_power_result **ret,
+    const struct lab_bmc_req *req, struct lab_bmc_result **ret,
     struct lab_err *err)
 {
 	struct run	run;
@@ -360,14 +360,14 @@ lab_power_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
 oom:
 	lab_err_oom(err);
 fail:
-	lab_power_results_free(run.res, run.n);
+	lab_bmc_results_free(run.res, run.n);
 	free(run.hosts);
 	return -1;
 }
 
 /* Frees results. */
 void
-lab_power_results_free(struct lab_power_result *r, size_t n)
+lab_bmc_results_free(struct lab_bmc_result *r, size_t n)
 {
 	size_t	i;
 
