@@ -20,7 +20,7 @@ bmc_require
 T=$(mktemp -d /tmp/lab-console.XXXXXX)
 pid=
 harness_trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || :
-	bmc_stop "$T"; rm -rf "$T"' 
+	bmc_stop "$T"; rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 # a password no message would contain by chance: the leak check greps it
 BMC_PASSWORD="Lc-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"

@@ -10,7 +10,7 @@ SRC=$2
 bmc_require
 
 T=$(mktemp -d /tmp/lab-power.XXXXXX)
-harness_trap 'bmc_stop "$T/many"; bmc_stop "$T"; rm -rf "$T"' 
+harness_trap 'bmc_stop "$T/many"; bmc_stop "$T"; rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 # a password no message would contain by chance: the leak checks grep it
 BMC_PASSWORD="Lx-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"

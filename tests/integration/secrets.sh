@@ -37,7 +37,7 @@ fi
 T=$(mktemp -d /tmp/lab-secrets.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
 harness_trap 'stop_sshd; snmp_stop "$T/agent"; bmc_stop "$T/bmc"
-	[ -n "${KEEP:-}" ] || rm -rf "$T"' 
+	[ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 export XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 # LeakSanitizer cannot run under ptrace (an ASan build of lab)

@@ -23,7 +23,7 @@ ip link set lo up
 snmp_require
 T=$(mktemp -d /tmp/lab-snmp6.XXXXXX)
 chmod 755 "$T"
-harness_trap 'snmp_stop "$T/a"; [ -n "${KEEP:-}" ] || rm -rf "$T"' 
+harness_trap 'snmp_stop "$T/a"; [ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 . "$SRC/tests/integration/check.sh"
 

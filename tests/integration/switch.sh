@@ -17,7 +17,7 @@ snmp_require
 T=$(mktemp -d /tmp/lab-switch.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
 harness_trap 'snmp_stop "$T/a"; snmp_stop "$T/v3"; snmp_stop "$T/slow"
-	[ -n "${KEEP:-}" ] || rm -rf "$T"' 
+	[ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 NAME=switch.sh
 . "$SRC/tests/integration/check.sh"
