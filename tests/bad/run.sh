@@ -37,7 +37,7 @@ if [ -z "$pos" ] || [ -z "$sub" ]; then
 fi
 
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/lab-bad.XXXXXX")
-trap 'rm -rf "$tmp"' EXIT
+trap 'rm -rf "$tmp" || :' EXIT
 trap 'exit 1' HUP INT PIPE TERM
 
 db=$tmp/lab.db

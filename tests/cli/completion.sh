@@ -6,7 +6,8 @@ set -eu
 LAB=$1
 SRC=$2
 T=$(mktemp -d /tmp/lab-completion.XXXXXXXX)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 mkdir "$T/bin"
 ln -s "$(cd "$(dirname "$LAB")" && pwd)/$(basename "$LAB")" "$T/bin/lab"
 PATH=$T/bin:$PATH

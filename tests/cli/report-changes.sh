@@ -8,7 +8,8 @@ set -eu
 LAB=$1
 SRC=$2
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 command -v sqlite3 >/dev/null || { echo "report-changes: no sqlite3" >&2; exit 77; }
 fail=0

@@ -8,7 +8,8 @@
 set -eu
 LAB=$1
 T=$(mktemp -d)
-trap '[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT INT TERM
+trap '[ -n "${KEEP:-}" ] || rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 fail=0
 # secrets no message would contain by chance

@@ -9,7 +9,8 @@ LAB=$1
 SRC=$2
 GOLD=$SRC/tests/cli/report
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 export LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 fail=0
 if ! command -v sqlite3 >/dev/null; then

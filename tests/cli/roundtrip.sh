@@ -6,7 +6,8 @@ set -eu
 LAB=$1
 SRC=$2
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 fail() { echo "roundtrip: $*" >&2; exit 1; }
 
 "$LAB" --db "$T/a.db" import "$SRC/inventory" >/dev/null 2>&1 ||

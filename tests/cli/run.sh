@@ -19,7 +19,8 @@ NAME=$3
 # a fixed parent keeps the normalised column widths stable
 T=$(mktemp -d /tmp/lab-cli.XXXXXXXX)
 ME=$(id -un)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 cp -R "$DIR/../../inventory" "$T/inventory"
 cp -R "$DIR/data" "$T/data"
 INV=$T/inventory

@@ -8,7 +8,8 @@ LAB=$1
 SRC=$2
 command -v script >/dev/null 2>&1 || { echo "no script(1)"; exit 77; }
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/cred.yaml" HOME="$T"
 export XDG_CONFIG_HOME="$T/config" TERM=xterm
 unset NO_COLOR || true

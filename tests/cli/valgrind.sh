@@ -15,7 +15,8 @@ if ! command -v valgrind >/dev/null 2>&1; then
 	exit 77
 fi
 L=$(mktemp -d /tmp/lab-vg.XXXXXX)
-trap 'rm -rf "$L"' EXIT INT TERM
+trap 'rm -rf "$L" || :' EXIT
+trap 'exit 1' INT TERM
 # possible leaks count too; still-reachable memory (freed by exit) not
 LAB_TEST_WRAPPER="valgrind -q --leak-check=full \
 --errors-for-leak-kinds=definite,indirect,possible \

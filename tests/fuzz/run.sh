@@ -23,7 +23,8 @@ if ! command -v "$CLANG" >/dev/null 2>&1; then
 	exit 77
 fi
 T=$(mktemp -d /tmp/lab-fuzz.XXXXXX)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 cd "$SRC"
 # shellcheck disable=SC2068
 "$CLANG" -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \

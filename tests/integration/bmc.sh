@@ -373,6 +373,8 @@ bmc_start()
 	*) _bd=$(pwd)/$_bd ;;
 	esac
 	mkdir -p "$_bd" || return 1
+	# the leak check of harness.sh, when the test sourced it
+	[ -z "${HARNESS_LOADED:-}" ] || harness_pidfile - "$_bd/pids" group
 	_bmc_write_helper "$_bd"
 	_bmc_write_sdr "$_bd" || return 1
 	_bsocks=$(_bmc_sockets)
@@ -398,6 +400,11 @@ bmc_start()
 		_bi=$((_bi + 1))
 	done
 	_bmc_wait_ready "$_bd" "$_bk" "$_bn" || return 1
+	if [ -n "${HARNESS_LOADED:-}" ]; then
+		for _bp in $(cat "$_bd/pids" 2>/dev/null); do
+			harness_track - "$_bp" group
+		done
+	fi
 	[ -z "${BMC_SOL_PORT:-}" ] || _bmc_wait_consoles "$_bd" "$_bk" "$_bn"
 }
 
@@ -479,23 +486,24 @@ _bmc_wait_ready()
 }
 
 # Stops every process group recorded in DIR/pids and waits for them (one
-# a test already stopped itself is skipped, also under set -e).
+# a test already stopped itself is skipped). Never fails, also under set -e.
 bmc_stop()
 {
 	[ -f "$1/pids" ] || return 0
-	_bpids=$(cat "$1/pids")
+	_bpids=$(cat "$1/pids" 2>/dev/null) || _bpids=
 	for _bp in $_bpids; do
-		kill -TERM "-$_bp" 2>/dev/null || true
+		kill -TERM "-$_bp" 2>/dev/null || :
 	done
 	_bend=$(($(date +%s) + 5))
 	for _bp in $_bpids; do
 		while _bmc_alive "$_bp"; do
 			if [ "$(date +%s)" -ge "$_bend" ]; then
-				kill -KILL "-$_bp" 2>/dev/null || true
+				kill -KILL "-$_bp" 2>/dev/null || :
 				break
 			fi
 			sleep 0.02
 		done
 	done
-	rm -f "$1/pids"
+	rm -f "$1/pids" || :
+	return 0
 }

@@ -12,6 +12,7 @@ set -eu
 LAB=$1
 SRC=$2
 FIX=$3
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/integration/snmp.sh"
 bmc_require
@@ -37,7 +38,7 @@ cleanup() {
 	bmc_stop "$T/bmcs"
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
+harness_trap cleanup
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 NAME=concurrency.sh
 . "$SRC/tests/integration/check.sh"
@@ -101,6 +102,7 @@ wave() {
 			echo "$rc $*" >"$T/w$runs.$i.rc"
 		) &
 		pids="$pids $!"
+		harness_track lab-worker "$!"
 	done
 	: >"$T/go"
 	end=$(($(date +%s) + 180))
@@ -143,6 +145,7 @@ for i in 1 2 3 4 5 6 7 8; do
 		echo "$rc" >"$T/fresh.$i.rc"
 	) &
 	pids="$pids $!"
+	harness_track lab-import "$!"
 done
 : >"$T/go"
 for p in $pids; do wait "$p" || true; done

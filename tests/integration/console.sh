@@ -12,14 +12,15 @@ set -eu
 LAB=$1
 SRC=$2
 BMC_SRCDIR=$SRC/tests/integration
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/bmc.sh"
 BMC_SOL_PORT=7001
 bmc_require
 
 T=$(mktemp -d /tmp/lab-console.XXXXXX)
 pid=
-trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null; bmc_stop "$T"; rm -rf "$T"' \
-    EXIT INT TERM
+harness_trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || :
+	bmc_stop "$T"; rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 # a password no message would contain by chance: the leak check greps it
 BMC_PASSWORD="Lc-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"

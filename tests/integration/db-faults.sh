@@ -21,19 +21,21 @@ if [ -n "$missing" ]; then
 	exit 77
 fi
 
+. "$SRC/tests/integration/harness.sh"
 T=$(mktemp -d /tmp/lab-db-faults.XXXXXX)
 chmod 755 "$T"
 holder=
 cleanup() {
 	set +e
-	[ -z "$holder" ] || kill -KILL "$holder" 2>/dev/null
+	[ -z "$holder" ] || kill -KILL "$holder" 2>/dev/null || :
 	for m in "$T/rofs" "$T/full"; do
-		mountpoint -q "$m" 2>/dev/null && umount "$m"
+		mountpoint -q "$m" 2>/dev/null || continue
+		umount "$m" 2>/dev/null || umount -l "$m" 2>/dev/null || :
 	done
 	chmod -R u+w "$T" 2>/dev/null
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
+harness_trap cleanup
 NAME=db-faults.sh
 . "$SRC/tests/integration/check.sh"
 export LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
@@ -127,6 +129,7 @@ while not os.path.exists(sys.argv[3]) and time.time() < end:
 db.execute("ROLLBACK")
 PY
 holder=$!
+harness_track lock-holder "$holder"
 i=0
 until [ -e "$T/held" ]; do
 	i=$((i + 1))

@@ -12,6 +12,7 @@ set -eu
 LAB=$1
 SRC=$2
 FIX=$3
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/integration/snmp.sh"
 bmc_require
@@ -39,7 +40,7 @@ cleanup() {
 	bmc_stop "$T/bmcs"
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
-trap cleanup EXIT INT TERM
+harness_trap cleanup
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 NAME=faults.sh
 . "$SRC/tests/integration/check.sh"

@@ -6,6 +6,7 @@
 
 PROBE=$1
 SRC=$2
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/bmc.sh"
 bmc_require
 
@@ -13,13 +14,12 @@ T=$(mktemp -d) || exit 1
 cleanup()
 {
 	if [ -s "$T/sink.pid" ]; then
-		kill -TERM "$(cat "$T/sink.pid")" 2>/dev/null
+		kill -TERM "$(cat "$T/sink.pid")" 2>/dev/null || :
 	fi
 	bmc_stop "$T"
 	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+harness_trap cleanup
 
 W=opensesspriv		# ipmi_sim needs it with FreeIPMI (README.md)
 A1=$(bmc_addr 1)
@@ -359,6 +359,7 @@ if command -v perl >/dev/null 2>&1; then
 			close($g);
 		}' "$SINK" "$T/sink.ready" "$T/sink.got" 2>"$T/sink.err" &
 	echo $! >"$T/sink.pid"
+	harness_track udp-sink "$!"
 	if wait_for "UDP sink on $SINK:623 is up" 10 test -e "$T/sink.ready"
 	then
 		probe password "$SINK" admin 0 "$W" status

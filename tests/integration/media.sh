@@ -9,6 +9,7 @@
 set -eu
 LAB=$1
 SRC=$2
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/sshd.sh"
 sshd_require
 PY=/usr/bin/python3
@@ -17,7 +18,7 @@ PY=/usr/bin/python3
 CLP=$SRC/tests/integration/ilo-clp.py
 
 T=$(mktemp -d /tmp/lab-media.XXXXXX)
-trap 'stop_sshd; rm -rf "$T"' EXIT INT TERM
+harness_trap 'stop_sshd; rm -rf "$T"'
 mkdir -p "$T/home/.ssh" "$T/s1" "$T/s2"
 export HOME="$T/home" LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 PW="Lm-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"
@@ -100,7 +101,7 @@ run st0 media status neo dl2 --json
 has st0.out '"image": null'
 has st0.out '"connected": false'
 has st0.out '"boot": "never"'
-has st0.out '"sent": \[' 
+has st0.out '"sent": \['
 [ "$(log 1)" = "vm cdrom get" ] || fail "status sent more than get: $(log 1)"
 ok
 

@@ -5,11 +5,12 @@
 set -eu
 LAB=$1
 SRC=$2
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/bmc.sh"
 bmc_require
 
 T=$(mktemp -d /tmp/lab-power.XXXXXX)
-trap 'bmc_stop "$T/many"; bmc_stop "$T"; rm -rf "$T"' EXIT INT TERM
+harness_trap 'bmc_stop "$T/many"; bmc_stop "$T"; rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 # a password no message would contain by chance: the leak checks grep it
 BMC_PASSWORD="Lx-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"

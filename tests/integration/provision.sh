@@ -11,6 +11,7 @@ LAB=$1
 SRC=$2
 NAME=provision
 T=$(mktemp -d /tmp/lab-prov.XXXXXX) || exit 1
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/check.sh"
 . "$SRC/tests/integration/sshd.sh"
 
@@ -36,7 +37,7 @@ cleanup() {
 	for p in labprov_r10 labprov_z1 labprov_drop; do
 		zpool destroy -f "$p" >/dev/null 2>&1
 	done
-	[ -n "$ZPID" ] && kill "$ZPID" 2>/dev/null
+	[ -z "$ZPID" ] || kill "$ZPID" 2>/dev/null || :
 	stop_sshd
 	# zfs-fuse lets go of the devices once it is gone
 	i=0
@@ -45,12 +46,11 @@ cleanup() {
 		i=$((i + 1))
 	done
 	for l in $LOOPS; do
-		losetup -d "$l" 2>/dev/null
+		losetup -d "$l" 2>/dev/null || :
 	done
 	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+harness_trap cleanup
 
 if pgrep -x zfs-fuse >/dev/null; then
 	fail "a zfs-fuse daemon is already running (one per machine)"
@@ -62,6 +62,7 @@ while [ ! -s "$T/zfs-fuse.pid" ] && [ $i -lt 50 ]; do
 	i=$((i + 1))
 done
 ZPID=$(cat "$T/zfs-fuse.pid")
+harness_track zfs-fuse "$ZPID"
 i=0
 until zpool list >/dev/null 2>&1; do
 	[ $i -lt 100 ] || fail "zfs-fuse does not answer"

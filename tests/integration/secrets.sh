@@ -17,6 +17,7 @@ SRC=$2
 FIX=$3
 BMC_SRCDIR=$SRC/tests/integration
 BMC_SOL_PORT=7001	# each BMC's serial console (console-server.py)
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/integration/snmp.sh"
 . "$SRC/tests/integration/sshd.sh"
@@ -35,8 +36,8 @@ fi
 
 T=$(mktemp -d /tmp/lab-secrets.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
-trap 'stop_sshd; snmp_stop "$T/agent"; bmc_stop "$T/bmc"
-	[ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT INT TERM
+harness_trap 'stop_sshd; snmp_stop "$T/agent"; bmc_stop "$T/bmc"
+	[ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 export XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 # LeakSanitizer cannot run under ptrace (an ASan build of lab)

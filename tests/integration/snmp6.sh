@@ -18,11 +18,12 @@ if [ -z "${LAB_SNMP6_NETNS:-}" ]; then
 	exec env LAB_SNMP6_NETNS=1 unshare -n sh "$0" "$@"
 fi
 ip link set lo up
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/snmp.sh"
 snmp_require
 T=$(mktemp -d /tmp/lab-snmp6.XXXXXX)
 chmod 755 "$T"
-trap 'snmp_stop "$T/a"; [ -n "${KEEP:-}" ] || rm -rf "$T"' EXIT INT TERM
+harness_trap 'snmp_stop "$T/a"; [ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 . "$SRC/tests/integration/check.sh"
 

@@ -6,6 +6,7 @@
 
 PROBE=$1
 SRC=$2
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/sshd.sh"
 sshd_require
 # Under AddressSanitizer: full stacks through libcrypto (it has no frame
@@ -20,17 +21,16 @@ agent_pid=
 hole_pid=
 cleanup()
 {
-	[ -z "$agent_pid" ] || kill "$agent_pid" 2>/dev/null
-	[ -z "$hole_pid" ] || kill "$hole_pid" 2>/dev/null
+	[ -z "$agent_pid" ] || kill "$agent_pid" 2>/dev/null || :
+	[ -z "$hole_pid" ] || kill "$hole_pid" 2>/dev/null || :
 	# commands the tests left running (their sshd was killed)
 	for f in "$T/sleep.pid" "$T/orphan.pid"; do
-		[ -s "$f" ] && kill "$(cat "$f")" 2>/dev/null
+		[ ! -s "$f" ] || kill "$(cat "$f")" 2>/dev/null || :
 	done
 	stop_sshd
 	rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' HUP INT TERM
+harness_trap cleanup
 
 PORT=2222
 A1=127.0.20.1		# ed25519 + ecdsa host keys, root by key
@@ -342,6 +342,7 @@ s.listen(8)
 print("ready", flush=True)
 time.sleep(120)' "$HOLE" "$PORT" >"$T/hole.out" 2>&1 &
 hole_pid=$!
+harness_track hole "$hole_pid"
 if wait_file "$T/hole.out"; then
 	probe -l hole -t 1000 -i "$T/h1/id_ed25519" -k "$T/h1/known_hosts" \
 	    "$HOLE" connect
@@ -409,6 +410,7 @@ SSH_AUTH_SOCK= probe -l h1 -k "$T/h1/known_hosts" "$A1" connect
 expect_err "auth: no key file and no agent" 3 "no ssh-agent"
 eval "$(ssh-agent -s -a "$T/agent.sock")" >/dev/null
 agent_pid=$SSH_AGENT_PID
+harness_track ssh-agent "$agent_pid"
 ssh-add -q "$T/h1/id_ed25519" 2>/dev/null
 probe -l h1 -k "$T/h1/known_hosts" "$A1" exec 'echo by-agent'
 expect_ok "auth: ssh-agent" "exit: 0"

@@ -14,6 +14,7 @@
 set -eu
 LAB=$1
 SRC=$2
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/sshd.sh"
 sshd_require
 for p in sqlite3 python3 mknod; do
@@ -27,12 +28,11 @@ T=$(mktemp -d /tmp/lab-sshd-faults.XXXXXX)
 bg=
 cleanup() {
 	set +e
-	[ -z "$bg" ] || kill -KILL "$bg" 2>/dev/null
+	[ -z "$bg" ] || kill -KILL "$bg" 2>/dev/null || :
 	stop_sshd
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM
+harness_trap cleanup
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 export XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 NAME=sshd-faults.sh

@@ -55,7 +55,8 @@
 #	Stops the sshd of each DIR (default: every one this shell started):
 #	SIGTERM to the listener's group and to every process under it (the
 #	per-connection sshd processes and the commands they run), SIGKILL
-#	after 5 s. Safe to call twice.
+#	after 5 s. Safe to call twice; never fails, and a server already
+#	gone does not keep the next from being stopped.
 # sshd_kill_sessions DIR
 #	SIGKILLs every connection's sshd processes (then what they ran) but
 #	not the listener: each client sees its connection drop, as when a
@@ -289,6 +290,9 @@ EOF
 		    </dev/null >"$_sd/sshd.log" 2>&1 &
 	fi
 	_SSHD_DIRS="$_SSHD_DIRS $_sd"
+	# the leak check of harness.sh, when the test sourced it
+	[ -z "${HARNESS_LOADED:-}" ] ||
+	    harness_pidfile sshd "$_sd/sshd.pid" group
 	_send=$(($(date +%s) + SSHD_READY_TIMEOUT))
 	while ! _sshd_listening "$_sa" "$_sp"; do
 		_spid=$(cat "$_sd/sshd.pid" 2>/dev/null)
@@ -305,40 +309,59 @@ EOF
 		fi
 		sleep 0.01
 	done
+	[ -z "${HARNESS_LOADED:-}" ] ||
+	    harness_track sshd "$(cat "$_sd/sshd.pid" 2>/dev/null)" group
 }
 
 stop_sshd()
 {
 	# shellcheck disable=SC2086
 	[ $# -gt 0 ] || set -- $_SSHD_DIRS
+	# Each server on its own: one that is already gone, or fails to
+	# stop, must not keep the next from being stopped (this is an EXIT
+	# trap's work, often under set -e).
 	for _sd; do
-		[ -f "$_sd/sshd.pid" ] || continue
-		_spid=$(cat "$_sd/sshd.pid")
-		[ -n "$_spid" ] || continue
-		_sall="$_spid $(_sshd_descendants "$_spid")"
-		kill -TERM "-$_spid" 2>/dev/null
-		# shellcheck disable=SC2086
-		kill -TERM $_sall 2>/dev/null
-		_send=$(($(date +%s) + 5))
-		for _sp in $_sall; do
-			while _sshd_alive "$_sp"; do
-				if [ "$(date +%s)" -ge "$_send" ]; then
-					kill -KILL "$_sp" 2>/dev/null
-					break
-				fi
-				sleep 0.02
-			done
-		done
-		rm -f "$_sd/sshd.pid"
+		_sshd_stop_one "$_sd" || :
 	done
+	return 0
+}
+
+_sshd_stop_one()
+{
+	[ -f "$1/sshd.pid" ] || return 0
+	_spid=$(cat "$1/sshd.pid" 2>/dev/null) || _spid=
+	case $_spid in
+	''|*[!0-9]*) rm -f "$1/sshd.pid" || :; return 0 ;;
+	esac
+	_sall="$_spid $(_sshd_descendants "$_spid" 2>/dev/null || :)"
+	# The group first (the listener and the pre-auth children), then
+	# each process: the group signal may already have ended them all,
+	# so a kill that finds nobody is fine.
+	kill -TERM "-$_spid" 2>/dev/null || :
+	# shellcheck disable=SC2086
+	kill -TERM $_sall 2>/dev/null || :
+	_send=$(($(date +%s) + 5))
+	for _sp in $_sall; do
+		while _sshd_alive "$_sp"; do
+			if [ "$(date +%s)" -ge "$_send" ]; then
+				kill -KILL "$_sp" 2>/dev/null || :
+				break
+			fi
+			sleep 0.02
+		done
+	done
+	kill -KILL "-$_spid" 2>/dev/null || :
+	rm -f "$1/sshd.pid" || :
+	return 0
 }
 
 sshd_kill_sessions()
 {
 	_spid=$(cat "$1/sshd.pid") || return 1
 	for _sp in $(_sshd_descendants "$_spid"); do
-		kill -KILL "$_sp" 2>/dev/null
+		kill -KILL "$_sp" 2>/dev/null || :
 	done
+	return 0
 }
 
 sshd_kill()
@@ -346,13 +369,14 @@ sshd_kill()
 	_spid=$(cat "$1/sshd.pid") || return 1
 	_sall="$_spid $(_sshd_descendants "$_spid")"
 	# shellcheck disable=SC2086
-	kill -KILL $_sall 2>/dev/null
+	kill -KILL $_sall 2>/dev/null || :
 	for _sp in $_sall; do
 		while _sshd_alive "$_sp"; do
 			sleep 0.01
 		done
 	done
-	rm -f "$1/sshd.pid"
+	rm -f "$1/sshd.pid" || :
+	return 0
 }
 
 sshd_ssh()

@@ -6,6 +6,7 @@ set -eu
 LAB=$1
 SRC=$2
 FIX=$3
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/snmp.sh"
 snmp_require
 [ -f "$FIX/ciscosb_sg350x-24p.snmprec" ] || {
@@ -15,8 +16,8 @@ snmp_require
 
 T=$(mktemp -d /tmp/lab-switch.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
-trap 'snmp_stop "$T/a"; snmp_stop "$T/v3"; snmp_stop "$T/slow"; [ -n "${KEEP:-}" ] || rm -rf "$T"' \
-	EXIT INT TERM
+harness_trap 'snmp_stop "$T/a"; snmp_stop "$T/v3"; snmp_stop "$T/slow"
+	[ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
 NAME=switch.sh
 . "$SRC/tests/integration/check.sh"

@@ -16,7 +16,8 @@ if [ -n "$missing" ] && [ "$(id -u)" -ne 0 ]; then
 	exit 77
 fi
 T=$(mktemp -d /tmp/lab-deb-test.XXXXXX)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 deb=$(sh "$SRC/scripts/package.sh" "$T/out" | tail -n 1)
 [ -f "$deb" ] || { echo "deb: no package built" >&2; exit 1; }
 dpkg-deb -x "$deb" "$T/root"

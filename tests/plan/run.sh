@@ -11,7 +11,8 @@ SRC=$2
 NAME=$3
 DIR=$SRC/tests/plan
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT INT TERM
+trap 'rm -rf "$T" || :' EXIT
+trap 'exit 1' INT TERM
 args=$(cat "$DIR/$NAME.args")
 eval "\"\$DRV\" -C \"\$SRC\" $args" >"$T/out"
 json=1

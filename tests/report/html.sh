@@ -10,7 +10,7 @@ set -eu
 SAMPLE=$1
 NAME=report-html
 T=$(mktemp -d)
-trap 'rm -rf "$T"' EXIT
+trap 'rm -rf "$T" || :' EXIT
 
 fail() { echo "$NAME: FAIL: $*" >&2; exit 1; }
 need() {

@@ -13,14 +13,25 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "lab/mib.h"
 #include "lab/str.h"
 
 #include "tests.h"
 
-#define FIXTURES	LAB_SRCDIR "/../shared/fixtures/snmp"
+/*
+ * The captures: $LAB_SHARED/fixtures/snmp (LAB_SHARED is the shared/
+ * folder, as for scripts/demo.sh), by default ../shared beside the source
+ * tree. Missing: a skip (77), or a failure with LAB_TEST_REQUIRE_SIM=1.
+ */
+#define FIXTURES_DEFAULT	LAB_SRCDIR "/../shared"
 #define EXPECT		LAB_SRCDIR "/tests/unit/mib"
+
+static char	fixtures[4096];
+static const char *const captures[] = {
+	"ciscosb_sg350x-24p", "ciscosb_sg350-10", "ios_2960x",
+};
 
 struct vblist {
 	struct lab_varbind	*v;
@@ -170,7 +181,8 @@ read_snmprec(const char *path, struct vblist *l)
 	memset(l, 0, sizeof(*l));
 	if ((f = fopen(path, "r")) == NULL) {
 		fprintf(stderr, "%s: %s (the fixtures live in ../shared "
-		    "beside the clone)\n", path, strerror(errno));
+		    "beside the clone, or $LAB_SHARED)\n", path,
+		    strerror(errno));
 		exit(1);
 	}
 	while ((len = getline(&line, &cap, f)) != -1) {
@@ -429,9 +441,9 @@ nbr_find(const struct lab_snmp_neighbors *nb, unsigned long port, int proto)
 static void
 load(const char *name, struct vblist *l, struct decoded *d)
 {
-	char	path[512];
+	char	path[4200];
 
-	snprintf(path, sizeof(path), "%s/%s.snmprec", FIXTURES, name);
+	snprintf(path, sizeof(path), "%s/%s.snmprec", fixtures, name);
 	read_snmprec(path, l);
 	CHECK(l->n > 100);
 	decode(l, d);
@@ -689,9 +701,45 @@ test_hostile(void)
 	lab_varbinds_free(big, n);
 }
 
+/*
+ * Sets fixtures; exits 77 (skip) when a capture is missing, or 1 when
+ * LAB_TEST_REQUIRE_SIM=1 says they must be there.
+ */
+static void
+find_fixtures(void)
+{
+	const char	*shared = getenv("LAB_SHARED");
+	const char	*req = getenv("LAB_TEST_REQUIRE_SIM");
+	char		 path[4200];
+	size_t		 i;
+	int		 require = req != NULL && strcmp(req, "1") == 0;
+
+	if (shared == NULL || *shared == '\0')
+		shared = FIXTURES_DEFAULT;
+	if ((size_t)snprintf(fixtures, sizeof(fixtures), "%s/fixtures/snmp",
+	    shared) >= sizeof(fixtures)) {
+		fprintf(stderr, "test-mib: LAB_SHARED is too long\n");
+		exit(1);
+	}
+	for (i = 0; i < sizeof(captures) / sizeof(captures[0]); i++) {
+		snprintf(path, sizeof(path), "%s/%s.snmprec", fixtures,
+		    captures[i]);
+		if (access(path, R_OK) == 0)
+			continue;
+		fprintf(stderr, "test-mib: %s: %s: the SNMP captures are "
+		    "missing (they live in shared/fixtures/snmp: ../shared "
+		    "beside the source tree, or the folder LAB_SHARED "
+		    "names); %s\n", path, strerror(errno), require ?
+		    "LAB_TEST_REQUIRE_SIM=1 makes this a failure" :
+		    "skipping");
+		exit(require ? 1 : 77);
+	}
+}
+
 int
 main(void)
 {
+	find_fixtures();
 	test_sg350x();
 	test_sg350_10();
 	test_2960x();

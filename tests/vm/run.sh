@@ -22,6 +22,7 @@ LAB_VM_ZFS=${LAB_VM_ZFS:-0}
 # lab provision is on main: its cases run unless LAB_VM_PROVISION=0.
 LAB_VM_PROVISION=${LAB_VM_PROVISION:-1}
 
+. "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/vm/vm.sh"
 . "$SRC/tests/vm/checks.sh"
@@ -32,16 +33,15 @@ T=$(mktemp -d /tmp/lab-vm.XXXXXX)
 V=$T/vm
 cleanup()
 {
-	vm_bmc_stop "$V"
-	vm_stop "$V"
+	vm_bmc_stop "$V" || :
+	vm_stop "$V" || :
 	if [ "${LAB_VM_KEEP:-0}" = 1 ]; then
 		echo "vm: kept $T" >&2
 	else
 		rm -rf "$T"
 	fi
 }
-trap cleanup EXIT
-trap 'exit 1' INT TERM HUP
+harness_trap cleanup
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$V/credentials.yaml"
 BMC_PASSWORD="Bx-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-v9"
 export BMC_PASSWORD
