@@ -272,37 +272,10 @@ ssh_opts(struct prov *p, struct lab_err *err)
 static int
 read_facts(struct prov *p, struct lab_ssh *s, struct lab_err *err)
 {
-	struct lab_ssh_result	r;
-	size_t			n;
-
 	if (p->sreq.layout == NULL || !is_zfs(p->sreq.layout))
 		return 0;
-	memset(&r, 0, sizeof(r));
-	if (lab_ssh_exec(s, "command -v zpool >/dev/null || exit 127; "
-	    "zpool upgrade -v", NULL, 0, 120000, &r, err) == -1)
+	if (lab_provision_facts(s, p->host->name, &p->sreq.facts, err) == -1)
 		return -1;
-	if (r.exit_status == 127) {
-		lab_ssh_result_free(&r);
-		return lab_err_set(err, LAB_EXIT_PARTIAL, "%s has no zpool "
-		    "command: install ZFS there first (zfsutils-linux)",
-		    p->host->name);
-	}
-	/*
-	 * A zpool that fails (OpenZFS with its module not loaded) says
-	 * nothing of lz4: not a ZFS without it.
-	 */
-	if (r.exit_status != 0) {
-		n = r.err != NULL ? strcspn(r.err, "\n") : 0;
-		lab_err_set(err, LAB_EXIT_PARTIAL, "%s: 'zpool upgrade -v' "
-		    "failed (exit %d)%s%.*s", p->host->name, r.exit_status,
-		    n ? ": " : "", (int)(n > 200 ? 200 : n),
-		    r.err != NULL ? r.err : "");
-		lab_ssh_result_free(&r);
-		return -1;
-	}
-	p->sreq.facts.zfs_lz4 = r.out != NULL &&
-	    memmem(r.out, r.outlen, "lz4_compress", 12) != NULL;
-	lab_ssh_result_free(&r);
 	return make_plan(p, err);
 }
 

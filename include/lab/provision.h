@@ -42,6 +42,15 @@ struct lab_provision_hooks {
 	void	*arg;
 };
 
+/*
+ * Reads over s what a plan depends on that only the target knows (today
+ * whether its ZFS has lz4) into facts, for planning again before --yes.
+ * host names the target in errors. -1 with err set when the target has
+ * no zpool or it fails (then it says nothing of lz4).
+ */
+int	lab_provision_facts(struct lab_ssh *s, const char *host,
+	    struct lab_target_facts *facts, struct lab_err *err);
+
 /* A run: what lab_provision_apply() is given, and what it did. */
 struct lab_provision {
 	const struct lab_ssh_opts	*ssh;	/* for reconnect steps */
