@@ -23,7 +23,7 @@ import sys
 
 
 def clean(s):
-    """As lib/mib's lab_mib_text(): control characters to spaces, trailing
+    """As lib/snmp/mib's lab_mib_text(): control characters to spaces, trailing
     spaces dropped."""
     if s is None:
         return ""

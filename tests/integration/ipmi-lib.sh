@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# ipmi-lib: lib/ipmi.c against three real ipmi_sim BMCs, through the
+# ipmi-lib: lib/ipmi/session.c against three real ipmi_sim BMCs, through the
 # ipmi-probe driver. Usage: ipmi-lib.sh PROBE SOURCE_ROOT
 # Exit 0 all passed, 1 a check failed, 77 ipmi_sim missing (skip).
 

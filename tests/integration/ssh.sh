@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# ssh: lib/ssh.c against real OpenSSH servers on 127.0.20.x (sshd.sh),
+# ssh: lib/ssh/ against real OpenSSH servers on 127.0.20.x (sshd.sh),
 # through the ssh-probe driver. Usage: ssh.sh PROBE SOURCE_ROOT
 # Exit 0 all passed, 1 a check failed, 77 sshd missing (skip).
 
