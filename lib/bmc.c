@@ -16,10 +16,7 @@ struct run {
 	const struct lab_bmc_req	*req;
 	const struct lab_bmc_ops	*ops;
 	const struct lab_creds		*creds;
-	const struct lab_host		**hosts;
-	struct lab_bmc_result		*res;
-	size_t				 n;
-	size_t				 finished;
+	struct lab_fanout_job		 job;
 };
 
 static int
@@ -217,18 +214,19 @@ run_session(struct run *run, const struct lab_ipmi_target *t,
 
 /* Works one host from start to end, within its deadline. */
 static void
-work(size_t i, void *arg)
+work(void *arg, const void *item, void *res)
 {
 	struct run			*run = arg;
 	const struct lab_bmc_req	*req = run->req;
-	const struct lab_host		*h = run->hosts[i];
-	struct lab_bmc_result		*r = &run->res[i];
+	const struct lab_host		*h = item;
+	struct lab_bmc_result		*r = res;
 	const struct lab_cred		*cred;
 	struct lab_ipmi_target		 t;
 	int64_t				 start, deadline;
 	int				 timeout, attempt, rc = -1;
 	size_t				 k;
 
+	r->before = r->state = LAB_POWER_UNKNOWN;
 	start = run->ctx->monotonic_ms();
 	timeout = req->timeout_ms > 0 ? req->timeout_ms : DEFAULT_TIMEOUT_MS;
 	deadline = start + timeout;
@@ -308,17 +306,6 @@ work(size_t i, void *arg)
 	r->elapsed_ms = run->ctx->monotonic_ms() - start;
 }
 
-static void
-finished(size_t i, void *arg)
-{
-	struct run	*run = arg;
-
-	run->finished++;
-	if (run->ctx->progress != NULL)
-		run->ctx->progress(run->ctx->progress_arg, run->res[i].host,
-		    run->finished, run->n);
-}
-
 /* Runs req over the hosts. */
 int
 lab_bmc_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
@@ -326,43 +313,16 @@ lab_bmc_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
     const struct lab_bmc_req *req, struct lab_bmc_result **ret,
     struct lab_err *err)
 {
-	struct run	run;
-	size_t		i;
+	struct run	run = { .ctx = ctx, .req = req, .creds = creds,
+			    .job = LAB_FANOUT_JOB(ctx, struct lab_bmc_result,
+			    host, work, &run) };
 
-	memset(&run, 0, sizeof(run));
-	run.ctx = ctx;
-	run.req = req;
 	run.ops = req->ops != NULL ? req->ops : &lab_bmc_ipmi_ops;
-	run.creds = creds;
-	run.n = hosts->n;
-	run.hosts = calloc(hosts->n + 1, sizeof(*run.hosts));
-	run.res = calloc(hosts->n + 1, sizeof(*run.res));
-	if (run.hosts == NULL || run.res == NULL)
-		goto oom;
-	for (i = 0; i < hosts->n; i++) {
-		run.hosts[i] = lab_inventory_host(inv, hosts->v[i]);
-		if (run.hosts[i] == NULL) {
-			lab_err_set(err, LAB_EXIT_INPUT, "unknown host '%s'",
-			    hosts->v[i]);
-			goto fail;
-		}
-		lab_err_init(&run.res[i].err);
-		run.res[i].before = run.res[i].state = LAB_POWER_UNKNOWN;
-		if ((run.res[i].host = strdup(hosts->v[i])) == NULL)
-			goto oom;
-	}
-	if (lab_fanout_run(run.n, req->fanout, work, finished, &run,
-	    err) == -1)
-		goto fail;
-	free(run.hosts);
-	*ret = run.res;
+	if (lab_fanout_job_run(&run.job, hosts, lab_inventory_find_host, inv,
+	    req->fanout, err) == -1)
+		return -1;
+	*ret = run.job.res;
 	return 0;
-oom:
-	lab_err_oom(err);
-fail:
-	lab_bmc_results_free(run.res, run.n);
-	free(run.hosts);
-	return -1;
 }
 
 /* Frees results. */

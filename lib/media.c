@@ -19,10 +19,7 @@ struct run {
 	const struct lab_media_req	*req;
 	const struct lab_clp_ops	*ops;
 	const struct lab_creds		*creds;
-	const struct lab_host		**hosts;
-	struct lab_media_result		*res;
-	size_t				 n;
-	size_t				 finished;
+	struct lab_fanout_job		 job;
 };
 
 /* One host's session with its iLO. */
@@ -297,12 +294,12 @@ dry_note(struct lab_media_result *r, const struct lab_media_req *req)
 
 /* Works one host from start to end. */
 static void
-work(size_t i, void *arg)
+work(void *arg, const void *item, void *res)
 {
 	struct run			*run = arg;
 	const struct lab_media_req	*req = run->req;
-	const struct lab_host		*h = run->hosts[i];
-	struct lab_media_result		*r = &run->res[i];
+	const struct lab_host		*h = item;
+	struct lab_media_result		*r = res;
 	const struct lab_cred		*cred;
 	struct lab_clp_target		 t;
 	struct conv			 cv;
@@ -364,17 +361,6 @@ work(size_t i, void *arg)
 	r->elapsed_ms = run->ctx->monotonic_ms() - start;
 }
 
-static void
-done(size_t i, void *arg)
-{
-	struct run	*run = arg;
-
-	run->finished++;
-	if (run->ctx->progress != NULL)
-		run->ctx->progress(run->ctx->progress_arg, run->res[i].host,
-		    run->finished, run->n);
-}
-
 /* Runs req over the hosts. */
 int
 lab_media_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
@@ -382,45 +368,18 @@ lab_media_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
     const struct lab_media_req *req, struct lab_media_result **ret,
     struct lab_err *err)
 {
-	struct run	run;
-	size_t		i;
-	int		rc;
+	struct run	run = { .ctx = ctx, .req = req, .creds = creds,
+			    .job = LAB_FANOUT_JOB(ctx, struct lab_media_result,
+			    host, work, &run) };
 
 	if (req->verb == LAB_MEDIA_INSERT &&
 	    lab_media_url_check(req->url, err) == -1)
 		return -1;
-	memset(&run, 0, sizeof(run));
-	run.ctx = ctx;
-	run.req = req;
 	run.ops = req->ops != NULL ? req->ops : &lab_clp_ssh_ops;
-	run.creds = creds;
-	run.n = hosts->n;
-	if ((run.res = calloc(hosts->n + 1, sizeof(*run.res))) == NULL ||
-	    (run.hosts = calloc(hosts->n + 1, sizeof(*run.hosts))) == NULL) {
-		free(run.res);
-		return lab_err_oom(err);
-	}
-	for (i = 0; i < hosts->n; i++) {
-		if ((run.hosts[i] = lab_inventory_host(inv, hosts->v[i])) ==
-		    NULL)
-			rc = lab_err_set(err, LAB_EXIT_INPUT, "unknown host "
-			    "'%s'", hosts->v[i]);
-		else if ((run.res[i].host = lab_strdup(hosts->v[i])) == NULL)
-			rc = lab_err_oom(err);
-		else
-			continue;
-		lab_media_results_free(run.res, hosts->n);
-		free(run.hosts);
-		return rc;
-	}
-	rc = lab_fanout_run(hosts->n, req->fanout > 0 ? req->fanout :
-	    LAB_FANOUT_DEFAULT, work, done, &run, err);
-	free(run.hosts);
-	if (rc == -1) {
-		lab_media_results_free(run.res, hosts->n);
+	if (lab_fanout_job_run(&run.job, hosts, lab_inventory_find_host, inv,
+	    req->fanout, err) == -1)
 		return -1;
-	}
-	*ret = run.res;
+	*ret = run.job.res;
 	return 0;
 }
 

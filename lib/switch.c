@@ -51,8 +51,7 @@ struct run {
 	const struct lab_inventory	*inv;
 	const struct lab_creds		*creds;
 	const struct lab_switch_req	*req;
-	const struct lab_switch		**sw;
-	struct lab_switch_view		*views;
+	struct lab_fanout_job		 job;
 };
 
 static void
@@ -120,11 +119,11 @@ lab_switch_target(const struct lab_switch *sw, const struct lab_creds *creds,
 }
 
 static void
-work(size_t i, void *arg)
+work(void *arg, const void *item, void *res)
 {
 	struct run		*run = arg;
-	const struct lab_switch	*sw = run->sw[i];
-	struct lab_switch_view	*v = &run->views[i];
+	const struct lab_switch	*sw = item;
+	struct lab_switch_view	*v = res;
 	struct lab_snmp_target	 t;
 	struct lab_varbind_list	 l;
 	struct lab_snmp		*s = NULL;
@@ -160,42 +159,15 @@ lab_switch_discover(const struct lab_ctx *ctx, const struct lab_inventory *inv,
     const struct lab_switch_req *req, struct lab_switch_view **ret,
     struct lab_err *err)
 {
-	struct run	run;
-	size_t		i;
+	/* a discovery tells no progress: the job has no ctx */
+	struct run	run = { .ctx = ctx, .inv = inv, .creds = creds,
+			    .req = req, .job = LAB_FANOUT_JOB(NULL,
+			    struct lab_switch_view, name, work, &run) };
 
-	memset(&run, 0, sizeof(run));
-	run.ctx = ctx;
-	run.inv = inv;
-	run.creds = creds;
-	run.req = req;
-	run.sw = calloc(names->n + 1, sizeof(*run.sw));
-	run.views = calloc(names->n + 1, sizeof(*run.views));
-	if (run.sw == NULL || run.views == NULL) {
-		free(run.sw);
-		free(run.views);
-		return lab_err_oom(err);
-	}
-	for (i = 0; i < names->n; i++) {
-		lab_err_init(&run.views[i].err);
-		if ((run.sw[i] = lab_inventory_switch(inv, names->v[i])) == NULL ||
-		    (run.views[i].name = strdup(names->v[i])) == NULL) {
-			if (run.sw[i] == NULL)
-				lab_err_set(err, LAB_EXIT_INPUT, "unknown switch "
-				    "'%s' (see 'lab ls switches')", names->v[i]);
-			else
-				lab_err_oom(err);
-			lab_switch_views_free(run.views, names->n);
-			free(run.sw);
-			return -1;
-		}
-	}
-	if (lab_fanout_run(names->n, req->fanout, work, NULL, &run, err) == -1) {
-		lab_switch_views_free(run.views, names->n);
-		free(run.sw);
+	if (lab_fanout_job_run(&run.job, names, lab_inventory_find_switch,
+	    inv, req->fanout, err) == -1)
 		return -1;
-	}
-	free(run.sw);
-	*ret = run.views;
+	*ret = run.job.res;
 	return 0;
 }
 

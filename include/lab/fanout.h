@@ -4,7 +4,9 @@
 
 #include <stddef.h>
 
+#include "lab/ctx.h"
 #include "lab/err.h"
+#include "lab/str.h"
 
 /*
  * The bounded-concurrency runner every multi-host command uses: runs
@@ -25,5 +27,50 @@ typedef void	(*lab_fanout_fn)(size_t i, void *arg);
 
 int	lab_fanout_run(size_t n, size_t max_parallel, lab_fanout_fn work,
 	    lab_fanout_fn done, void *arg, struct lab_err *err);
+
+/*
+ * What a name stands for (a host, a switch), found in from; or NULL with
+ * err set in the caller's words ("unknown host 'x'").
+ */
+typedef const void *(*lab_fanout_find_fn)(const void *from, const char *name,
+	    struct lab_err *err);
+
+/* A job's work on one target: what its name stands for, its result. */
+typedef void	(*lab_fanout_job_fn)(void *arg, const void *item, void *res);
+
+/*
+ * A run over named targets: what each name stands for, one result a
+ * target, and the count of the finished ones, which ctx->progress hears
+ * of. A result is size bytes, zeroed (a zeroed struct lab_err is a clear
+ * one), but for the char * at name_off: a copy of its target's name,
+ * which progress is given. LAB_FANOUT_JOB() fills what the caller sets.
+ */
+struct lab_fanout_job {
+	const struct lab_ctx	 *ctx;		/* NULL: no progress */
+	size_t			  size;
+	size_t			  name_off;
+	lab_fanout_job_fn	  work;
+	void			 *arg;		/* work's */
+	/* the job's own, from here */
+	size_t			  n;
+	const void		**items;	/* n + 1: the found targets */
+	void			 *res;		/* n + 1 results */
+	size_t			  finished;
+};
+
+#define LAB_FANOUT_JOB(ctx, type, name, work, arg)			\
+	{ (ctx), sizeof(type), offsetof(type, name), (work), (arg), 0,	\
+	    NULL, NULL, 0 }
+
+/*
+ * Finds every name with find (in from), in order, allocates the results
+ * and runs work over them as lab_fanout_run() does. Returns 0 with
+ * job->res the results, the caller's (names included), to free with its
+ * own function; on error (the first name find fails on, out of memory,
+ * no thread) -1, holding nothing.
+ */
+int	lab_fanout_job_run(struct lab_fanout_job *job,
+	    const struct lab_strv *names, lab_fanout_find_fn find,
+	    const void *from, size_t max_parallel, struct lab_err *err);
 
 #endif

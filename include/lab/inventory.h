@@ -161,6 +161,15 @@ struct lab_host		*lab_inventory_host(const struct lab_inventory *,
 /* The switch named name, or NULL. */
 struct lab_switch	*lab_inventory_switch(const struct lab_inventory *,
 			    const char *name);
+/*
+ * The same for a fan-out over names (lab_fanout_job_init(), from the
+ * inventory): NULL sets err to "unknown host 'name'" or "unknown switch
+ * 'name' (see 'lab ls switches')".
+ */
+const void	*lab_inventory_find_host(const void *inv, const char *name,
+		    struct lab_err *err);
+const void	*lab_inventory_find_switch(const void *inv, const char *name,
+		    struct lab_err *err);
 
 /*
  * Every group name: declared ones and those hosts name, sorted, unique.

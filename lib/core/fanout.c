@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <pthread.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab/fanout.h"
@@ -81,4 +82,81 @@ lab_fanout_run(size_t n, size_t max_parallel, lab_fanout_fn work,
 		pthread_join(tid[i], NULL);
 	pthread_mutex_destroy(&pool.lock);
 	return 0;
+}
+
+/* Result i. */
+static void *
+job_res(const struct lab_fanout_job *job, size_t i)
+{
+	return (char *)job->res + i * job->size;
+}
+
+/* The name in result i. */
+static char **
+job_name(const struct lab_fanout_job *job, size_t i)
+{
+	return (char **)((char *)job_res(job, i) + job->name_off);
+}
+
+static void
+job_work(size_t i, void *arg)
+{
+	struct lab_fanout_job	*job = arg;
+
+	job->work(job->arg, job->items[i], job_res(job, i));
+}
+
+/* Counts a finished target and tells the progress callback. */
+static void
+job_done(size_t i, void *arg)
+{
+	struct lab_fanout_job	*job = arg;
+
+	job->finished++;
+	if (job->ctx->progress != NULL)
+		job->ctx->progress(job->ctx->progress_arg, *job_name(job, i),
+		    job->finished, job->n);
+}
+
+/*
+ * Finds the targets, allocates their results, each with its name, and
+ * runs work over them.
+ */
+int
+lab_fanout_job_run(struct lab_fanout_job *job, const struct lab_strv *names,
+    lab_fanout_find_fn find, const void *from, size_t max_parallel,
+    struct lab_err *err)
+{
+	size_t	i;
+	int	rc = -1;
+
+	job->n = names->n;
+	job->finished = 0;
+	job->items = calloc(names->n + 1, sizeof(*job->items));
+	job->res = calloc(names->n + 1, job->size);
+	if (job->items == NULL || job->res == NULL) {
+		lab_err_oom(err);
+		goto out;
+	}
+	for (i = 0; i < names->n; i++) {
+		if ((job->items[i] = find(from, names->v[i], err)) == NULL)
+			goto out;
+		if ((*job_name(job, i) = strdup(names->v[i])) == NULL) {
+			lab_err_oom(err);
+			goto out;
+		}
+	}
+	rc = lab_fanout_run(job->n, max_parallel, job_work,
+	    job->ctx != NULL ? job_done : NULL, job, err);
+out:
+	/* on error no work ran: the results hold their names only */
+	for (i = 0; rc == -1 && job->res != NULL && i < names->n; i++)
+		free(*job_name(job, i));
+	if (rc == -1) {
+		free(job->res);
+		job->res = NULL;
+	}
+	free(job->items);
+	job->items = NULL;
+	return rc;
 }

@@ -127,6 +127,30 @@ lab_inventory_switch(const struct lab_inventory *inv, const char *name)
 	return NULL;
 }
 
+/* The host named name, or NULL and "unknown host": a lab_fanout_find_fn. */
+const void *
+lab_inventory_find_host(const void *inv, const char *name, struct lab_err *err)
+{
+	const struct lab_host	*h = lab_inventory_host(inv, name);
+
+	if (h == NULL)
+		lab_err_set(err, LAB_EXIT_INPUT, "unknown host '%s'", name);
+	return h;
+}
+
+/* The switch named name, or NULL and "unknown switch": a lab_fanout_find_fn. */
+const void *
+lab_inventory_find_switch(const void *inv, const char *name,
+    struct lab_err *err)
+{
+	const struct lab_switch	*sw = lab_inventory_switch(inv, name);
+
+	if (sw == NULL)
+		lab_err_set(err, LAB_EXIT_INPUT, "unknown switch '%s' (see "
+		    "'lab ls switches')", name);
+	return sw;
+}
+
 static int
 cmpstr(const void *a, const void *b)
 {
