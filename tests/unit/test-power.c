@@ -10,6 +10,7 @@
 
 #include "lab/cred.h"
 #include "lab/bmc.h"
+#include "lab/fanout.h"
 #include "tests.h"
 
 /* One fake BMC per address; behaviour chosen by the address. */
@@ -280,6 +281,97 @@ record(struct lab_inventory *inv, struct lab_creds *creds)
 	lab_strv_release(&hosts);
 }
 
+/* A fan-out job's result, for the tests of the job itself. */
+struct job_res {
+	int	 worked;
+	char	*name;
+};
+
+static void
+job_work(void *arg, const void *item, void *res)
+{
+	struct job_res	*r = res;
+
+	CHECK(item == arg);
+	r->worked = 1;
+}
+
+static const void *
+job_find(const void *from, const char *name, struct lab_err *err)
+{
+	if (strcmp(name, "bogus") == 0) {
+		lab_err_set(err, LAB_EXIT_INPUT, "no '%s'", name);
+		return NULL;
+	}
+	return from;
+}
+
+/*
+ * The fan-out's scaffolding: names found and copied into the results,
+ * progress told of each with its name; an unknown name fails the whole
+ * run before anything ran, in the finder's words.
+ */
+static void
+job(struct lab_inventory *inv, struct lab_creds *creds)
+{
+	static const char	 item[] = "item";
+	struct lab_fanout_job	 j = LAB_FANOUT_JOB(NULL, struct job_res,
+				    name, job_work, (void *)item);
+	struct lab_bmc_result	*res = NULL;
+	struct job_res		*jr;
+	struct lab_bmc_req	 req;
+	struct lab_strv		 names;
+	struct lab_ctx		 ctx;
+	struct lab_err		 err;
+
+	lab_strv_init(&names);
+	lab_strv_add(&names, "a");
+	lab_strv_add(&names, "b");
+	lab_err_init(&err);
+	CHECK(lab_fanout_job_run(&j, &names, job_find, item, 1, &err) == 0);
+	jr = j.res;
+	CHECK(j.items == NULL && j.finished == 0);
+	CHECK(jr[0].worked && jr[1].worked && !jr[2].worked);
+	CHECK_STR(jr[0].name, "a");
+	CHECK_STR(jr[1].name, "b");
+	free(jr[0].name);
+	free(jr[1].name);
+	free(jr);
+	lab_strv_add(&names, "bogus");
+	CHECK(lab_fanout_job_run(&j, &names, job_find, item, 1, &err) == -1);
+	CHECK(j.res == NULL && j.items == NULL);
+	CHECK(err.code == LAB_EXIT_INPUT);
+	CHECK_STR(err.msg, "no 'bogus'");
+
+	/* the inventory's finders say what is unknown */
+	lab_err_init(&err);
+	CHECK(lab_inventory_find_host(inv, "h1", &err) ==
+	    lab_inventory_host(inv, "h1"));
+	CHECK(lab_inventory_find_switch(inv, "sw9", &err) == NULL);
+	CHECK(err.code == LAB_EXIT_INPUT);
+	CHECK_STR(err.msg, "unknown switch 'sw9' (see 'lab ls switches')");
+
+	/* the BMC run: an unknown host is an input error, nothing is run */
+	memset(&ctx, 0, sizeof(ctx));
+	ctx.monotonic_ms = fake_clock;
+	ctx.wall = fake_wall;
+	ctx.progress = progress;
+	memset(&req, 0, sizeof(req));
+	req.verb = LAB_BMC_STATUS;
+	req.ops = &fake_ops;
+	lab_strv_release(&names);
+	lab_strv_init(&names);
+	lab_strv_add(&names, "h1");
+	lab_strv_add(&names, "bogus");
+	lab_err_init(&err);
+	progress_calls = 0;
+	CHECK(lab_bmc_run(&ctx, inv, &names, creds, &req, &res, &err) == -1);
+	CHECK(res == NULL && progress_calls == 0);
+	CHECK(err.code == LAB_EXIT_INPUT);
+	CHECK_STR(err.msg, "unknown host 'bogus'");
+	lab_strv_release(&names);
+}
+
 int
 main(void)
 {
@@ -396,6 +488,7 @@ main(void)
 	lab_bmc_results_free(r, n);
 
 	record(inv, creds);
+	job(inv, creds);
 
 	lab_creds_free(creds);
 	lab_inventory_free(inv);
