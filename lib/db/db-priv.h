@@ -25,27 +25,6 @@ char	*lab_db_text(sqlite3_stmt *, int col);
 /* Binds a string, or NULL when s is NULL. */
 int	lab_db_bind_text(sqlite3_stmt *, int idx, const char *s);
 
-/*
- * An index from database ids to array positions, for joining the rows of
- * several queries in memory instead of a query per row: add every id,
- * sort once, then find.
- */
-struct db_idx {
-	struct db_idx_ent {
-		int64_t	 id;
-		size_t	 i;
-	}	*v;
-	size_t	 n;
-};
-
-/* Adds id at position i; -1 when out of memory. */
-int	lab_db_idx_add(struct db_idx *, int64_t id, size_t i);
-/* Sorts the index by id, after the last add. */
-void	lab_db_idx_sort(struct db_idx *);
-/* The position of id, or -1. */
-long	lab_db_idx_find(const struct db_idx *, int64_t id);
-void	lab_db_idx_release(struct db_idx *);
-
 /* Rows written many to one INSERT (lib/batch.c). */
 #define DB_BATCH_ROWS	32
 #define DB_BATCH_COLS	10

@@ -87,59 +87,6 @@ lab_db_fail(struct lab_db *db, struct lab_err *err, const char *what)
 	    db->path, what, sqlite3_errmsg(db->h));
 }
 
-/* Adds id at position i. */
-int
-lab_db_idx_add(struct db_idx *x, int64_t id, size_t i)
-{
-	if (lab_grow(&x->v, x->n, sizeof(*x->v)) == -1)
-		return -1;
-	x->v[x->n].id = id;
-	x->v[x->n++].i = i;
-	return 0;
-}
-
-static int
-cmp_idx(const void *a, const void *b)
-{
-	const struct db_idx_ent	*x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-/* Sorts the index by id. */
-void
-lab_db_idx_sort(struct db_idx *x)
-{
-	if (x->n > 1)
-		qsort(x->v, x->n, sizeof(*x->v), cmp_idx);
-}
-
-/* The position of id, or -1. */
-long
-lab_db_idx_find(const struct db_idx *x, int64_t id)
-{
-	size_t	lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->v[mid].id == id)
-			return (long)x->v[mid].i;
-		if (x->v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-/* Frees the index. */
-void
-lab_db_idx_release(struct db_idx *x)
-{
-	free(x->v);
-	memset(x, 0, sizeof(*x));
-}
-
 /* Prepares sql or fails. */
 int
 lab_db_prepare(struct lab_db *db, const char *sql, sqlite3_stmt **ret,

@@ -4,6 +4,7 @@
 
 #include "lab/db.h"
 #include "lab/str.h"
+#include "core/idx.h"
 #include "db-priv.h"
 
 #define FROM_DB	"(database)"
@@ -18,7 +19,7 @@ struct load {
 	struct lab_inventory	*inv;
 	const char		*file;	/* loc.file of everything */
 	const char		*name;	/* only this host or switch, or NULL */
-	struct db_idx		 ids;	/* host ids to inv->hosts indexes */
+	struct lab_idx		 ids;	/* host ids to inv->hosts indexes */
 	struct lab_err		*err;
 };
 
@@ -38,7 +39,7 @@ text(struct load *l, sqlite3_stmt *st, int col)
 static struct lab_host *
 host_by_id(const struct load *l, sqlite3_int64 id)
 {
-	long	i = lab_db_idx_find(&l->ids, id);
+	long	i = lab_idx_find(&l->ids, id);
 
 	return i < 0 ? NULL : &l->inv->hosts[i];
 }
@@ -115,7 +116,7 @@ load_hosts(struct load *l)
 		lab_db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (lab_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
-		    lab_db_idx_add(&l->ids, sqlite3_column_int64(st, 0),
+		    lab_idx_add(&l->ids, sqlite3_column_int64(st, 0),
 		    inv->nhosts) == -1)
 			break;
 		h = &inv->hosts[inv->nhosts++];
@@ -130,7 +131,7 @@ load_hosts(struct load *l)
 	if (rc != SQLITE_DONE)
 		return step_fail(l, st, rc, "read hosts");
 	sqlite3_finalize(st);
-	lab_db_idx_sort(&l->ids);
+	lab_idx_sort(&l->ids);
 	return 0;
 }
 
@@ -550,7 +551,7 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	if (own_tx)
 		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
 out:
-	lab_db_idx_release(&l.ids);
+	lab_idx_release(&l.ids);
 	if (rc == 0)
 		*ret = l.inv;
 	else
