@@ -22,7 +22,7 @@ lab_report_finding_push(struct lab_report *r, const char *severity,
 {
 	struct lab_report_finding	*f;
 
-	if ((f = lab_report_push(&r->findings, &r->nfindings,
+	if ((f = lab_push(&r->findings, &r->nfindings,
 	    sizeof(*f))) == NULL)
 		return -1;
 	f->severity = lab_strdup(severity);
@@ -58,7 +58,7 @@ add_host(void *arg, const struct lab_db_report_host *row)
 	const struct lab_model	*m;
 	struct lab_report_host	*h;
 
-	if ((h = lab_report_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
+	if ((h = lab_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
 	    NULL || ids_add(l->ids, row->id) == -1)
 		return -1;
 	lab_strv_init(&h->groups);
@@ -116,7 +116,7 @@ add_nic(void *arg, const struct lab_db_report_nic *row)
 	if (i < 0)
 		return 0;
 	h = &l->r->hosts[i];
-	if ((n = lab_report_push(&h->nics, &h->nnics, sizeof(*n))) == NULL)
+	if ((n = lab_push(&h->nics, &h->nnics, sizeof(*n))) == NULL)
 		return -1;
 	n->name = lab_strdup(row->name);
 	n->mac = lab_strdup(row->mac);
@@ -137,7 +137,7 @@ add_disk(void *arg, const struct lab_db_report_disk *row)
 	if (i < 0)
 		return 0;
 	h = &l->r->hosts[i];
-	if ((d = lab_report_push(&h->disks, &h->ndisks, sizeof(*d))) == NULL)
+	if ((d = lab_push(&h->disks, &h->ndisks, sizeof(*d))) == NULL)
 		return -1;
 	d->slot = lab_strdup(row->slot);
 	d->kind = lab_strdup(row->kind);
@@ -169,7 +169,7 @@ add_switch(void *arg, const struct lab_db_report_switch *row)
 	const struct lab_model		*m;
 	struct lab_report_switch	*s;
 
-	if ((s = lab_report_push(&r->switches, &r->nswitches,
+	if ((s = lab_push(&r->switches, &r->nswitches,
 	    sizeof(*s))) == NULL || ids_add(l->ids, row->id) == -1)
 		return -1;
 	s->name = lab_strdup(row->name);
@@ -208,7 +208,7 @@ add_port(void *arg, const struct lab_db_report_port *row)
 	if (i < 0)
 		return 0;
 	s = &l->r->switches[i];
-	if ((p = lab_report_push(&s->ports, &s->nports, sizeof(*p))) == NULL)
+	if ((p = lab_push(&s->ports, &s->nports, sizeof(*p))) == NULL)
 		return -1;
 	p->ifindex = (unsigned long)row->ifindex;
 	p->name = lab_strdup(row->name);
@@ -247,7 +247,7 @@ add_audit(void *arg, const struct lab_db_report_audit *row)
 	struct lab_report	*r = arg;
 	struct lab_report_audit	*a;
 
-	if ((a = lab_report_push(&r->audit, &r->naudit, sizeof(*a))) == NULL)
+	if ((a = lab_push(&r->audit, &r->naudit, sizeof(*a))) == NULL)
 		return -1;
 	a->time = row->time;
 	a->user = lab_strdup(row->user);
