@@ -17,6 +17,20 @@ struct lab_db {
 
 /* Sets err from the handle's last error, naming the file; returns -1. */
 int	lab_db_fail(struct lab_db *, struct lab_err *, const char *what);
+/*
+ * Finalizes a statement whose step returned rc, not what was wanted, and
+ * fails: out of memory when rc is SQLITE_NOMEM or SQLITE_ROW (a row left
+ * unread because keeping it failed), else the handle's error; -1.
+ */
+int	lab_db_step_fail(struct lab_db *, sqlite3_stmt *, int rc,
+	    struct lab_err *err, const char *what);
+/*
+ * The newest limit entries of the audit log (all when limit <= 0), oldest
+ * first, what naming the read in errors. *ret is caller-owned
+ * (lab_audit_free_all).
+ */
+int	lab_db_audit_read(struct lab_db *, int limit, const char *what,
+	    struct lab_audit **ret, size_t *n, struct lab_err *err);
 /* Prepares sql or fails with err. */
 int	lab_db_prepare(struct lab_db *, const char *sql, sqlite3_stmt **ret,
 	    struct lab_err *err);

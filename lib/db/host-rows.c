@@ -36,15 +36,6 @@ put(struct rows *r, const unsigned char *s, const char *prev)
 	return lab_pool_strdup(&r->text, (const char *)s);
 }
 
-static int
-step_fail(struct rows *r, sqlite3_stmt *st, int rc, const char *what)
-{
-	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW || rc == SQLITE_NOMEM)
-		return lab_err_oom(r->err);
-	return lab_db_fail(r->db, r->err, what);
-}
-
 /* Room for the rows of every host: no array grows by copying. */
 static int
 size_rows(struct rows *r)
@@ -55,7 +46,7 @@ size_rows(struct rows *r)
 	if (lab_db_prepare(r->db, "SELECT count(*) FROM hosts", &st, r->err) == -1)
 		return -1;
 	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
-		return step_fail(r, st, rc, "count hosts");
+		return lab_db_step_fail(r->db, st, rc, r->err, "count hosts");
 	r->cap = (size_t)sqlite3_column_int64(st, 0) + 1;
 	sqlite3_finalize(st);
 	if ((r->v = calloc(r->cap, sizeof(*r->v))) == NULL ||
@@ -114,7 +105,7 @@ read_hosts(struct rows *r)
 		h->bmc_address = put(r, sqlite3_column_text(st, 5), NULL);
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(r, st, rc, "read hosts");
+		return lab_db_step_fail(r->db, st, rc, r->err, "read hosts");
 	sqlite3_finalize(st);
 	lab_idx_sort(&r->ids);
 	return 0;
@@ -190,7 +181,7 @@ read_groups(struct rows *r)
 		    (size_t)sqlite3_column_bytes(st, 1) + 1);
 	}
 	if (rc != SQLITE_DONE) {
-		step_fail(r, st, rc, "read groups");
+		lab_db_step_fail(r->db, st, rc, r->err, "read groups");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -219,7 +210,7 @@ read_groups(struct rows *r)
 		mv[nm++].name = goff[g];
 	}
 	if (rc != SQLITE_DONE) {
-		step_fail(r, st, rc, "read groups");
+		lab_db_step_fail(r->db, st, rc, r->err, "read groups");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -258,7 +249,8 @@ count(struct rows *r, const char *sql, int nics)
 			r->v[row].ndisks++;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(r, st, rc, "count nics and disks");
+		return lab_db_step_fail(r->db, st, rc, r->err,
+		    "count nics and disks");
 	sqlite3_finalize(st);
 	return 0;
 }

@@ -58,15 +58,6 @@ prepare(struct load *l, const char *all, const char *one,
 	return 0;
 }
 
-static int
-step_fail(struct load *l, sqlite3_stmt *st, int rc, const char *what)
-{
-	sqlite3_finalize(st);
-	if (rc == SQLITE_NOMEM || rc == SQLITE_ROW)
-		return lab_err_oom(l->err);
-	return lab_db_fail(l->db, l->err, what);
-}
-
 /* Splits space-separated words into sv, in the pool; NULL adds nothing. */
 static int
 split_words(struct load *l, struct lab_strv *sv, const char *s)
@@ -115,12 +106,10 @@ load_hosts(struct load *l)
 	if (l->name != NULL)
 		lab_db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (lab_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
-		    lab_idx_add(&l->ids, sqlite3_column_int64(st, 0),
-		    inv->nhosts) == -1)
+		if (lab_idx_add(&l->ids, sqlite3_column_int64(st, 0),
+		    inv->nhosts) == -1 || (h = lab_push(&inv->hosts,
+		    &inv->nhosts, sizeof(*h))) == NULL)
 			break;
-		h = &inv->hosts[inv->nhosts++];
-		memset(h, 0, sizeof(*h));
 		h->name = text(l, st, 1);
 		h->model = text(l, st, 2);
 		h->role = text(l, st, 3);
@@ -129,7 +118,7 @@ load_hosts(struct load *l)
 			break;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read hosts");
+		return lab_db_step_fail(l->db, st, rc, l->err, "read hosts");
 	sqlite3_finalize(st);
 	lab_idx_sort(&l->ids);
 	return 0;
@@ -170,7 +159,7 @@ load_bmcs(struct load *l)
 		b->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read bmcs");
+		return lab_db_step_fail(l->db, st, rc, l->err, "read bmcs");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -205,7 +194,8 @@ load_ssh(struct load *l)
 		c->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read ssh settings");
+		return lab_db_step_fail(l->db, st, rc, l->err,
+		    "read ssh settings");
 	sqlite3_finalize(st);
 	if (prepare(l, "SELECT host_id, address, gateway, dns "
 	    "FROM host_network", "SELECT host_id, address, gateway, dns "
@@ -225,7 +215,8 @@ load_ssh(struct load *l)
 		h->network->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read network settings");
+		return lab_db_step_fail(l->db, st, rc, l->err,
+		    "read network settings");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -306,10 +297,8 @@ load_children(struct load *l, int nics)
 		}
 		if (h == NULL)
 			continue;
-		if (lab_grow(&v, n, sizeof(*v)) == -1)
+		if ((c = lab_push(&v, &n, sizeof(*c))) == NULL)
 			break;
-		c = &v[n++];
-		memset(c, 0, sizeof(*c));
 		c->pos = sqlite3_column_int64(st, 1);
 		if (nics) {
 			c->u.nic.name = text(l, st, 2);
@@ -329,7 +318,8 @@ load_children(struct load *l, int nics)
 	if (rc == SQLITE_DONE && flush_children(l, h, v, n, nics) == -1)
 		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_DONE) {
-		step_fail(l, st, rc, nics ? "read nics" : "read disks");
+		lab_db_step_fail(l->db, st, rc, l->err,
+		    nics ? "read nics" : "read disks");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -404,7 +394,7 @@ load_memberships(struct load *l)
 			break;
 	}
 	if (rc != SQLITE_DONE) {
-		step_fail(l, st, rc, "read groups");
+		lab_db_step_fail(l->db, st, rc, l->err, "read groups");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -433,7 +423,7 @@ load_memberships(struct load *l)
 	if (rc == SQLITE_DONE && h != NULL && flush_members(l, h, mv, nm) == -1)
 		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_DONE) {
-		step_fail(l, st, rc, "read groups");
+		lab_db_step_fail(l->db, st, rc, l->err, "read groups");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -463,11 +453,9 @@ load_switches(struct load *l)
 	if (l->name != NULL)
 		lab_db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (lab_grow(&inv->switches, inv->nswitches,
-		    sizeof(*inv->switches)) == -1)
+		if ((s = lab_push(&inv->switches, &inv->nswitches,
+		    sizeof(*s))) == NULL)
 			break;
-		s = &inv->switches[inv->nswitches++];
-		memset(s, 0, sizeof(*s));
 		s->name = text(l, st, 0);
 		s->model = text(l, st, 1);
 		s->address = text(l, st, 2);
@@ -481,7 +469,7 @@ load_switches(struct load *l)
 		s->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read switches");
+		return lab_db_step_fail(l->db, st, rc, l->err, "read switches");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -499,16 +487,15 @@ load_groups(struct load *l)
 	    "WHERE declared ORDER BY name", &st, l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (lab_grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
+		if ((g = lab_push(&inv->groups, &inv->ngroups,
+		    sizeof(*g))) == NULL)
 			break;
-		g = &inv->groups[inv->ngroups++];
-		memset(g, 0, sizeof(*g));
 		g->name = text(l, st, 0);
 		g->description = text(l, st, 1);
 		g->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read groups");
+		return lab_db_step_fail(l->db, st, rc, l->err, "read groups");
 	sqlite3_finalize(st);
 	return 0;
 }
