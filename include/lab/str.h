@@ -69,6 +69,12 @@ struct lab_strv {
  * Returns 0, or -1 when out of memory (*vp is then unchanged).
  */
 int	lab_grow(void *vp, size_t n, size_t sz);
+/*
+ * Appends one zeroed element to *vp, which holds *n, growing it as
+ * lab_grow does: returns the element (*n counts it), or NULL when out of
+ * memory (*vp and *n are then unchanged).
+ */
+void	*lab_push(void *vp, size_t *n, size_t sz);
 
 /* Zeroes a vector. */
 void	lab_strv_init(struct lab_strv *);

@@ -389,3 +389,16 @@ lab_grow(void *vp, size_t n, size_t sz)
 	*v = p;
 	return 0;
 }
+
+/* Appends one zeroed element (lab_grow's growth) and returns it. */
+void *
+lab_push(void *vp, size_t *n, size_t sz)
+{
+	char	*p;
+
+	if (lab_grow(vp, *n, sz) == -1)
+		return NULL;
+	p = *(void **)vp;
+	memset(p + *n * sz, 0, sz);
+	return p + (*n)++ * sz;
+}

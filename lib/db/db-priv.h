@@ -17,6 +17,20 @@ struct lab_db {
 
 /* Sets err from the handle's last error, naming the file; returns -1. */
 int	lab_db_fail(struct lab_db *, struct lab_err *, const char *what);
+/*
+ * Finalizes a statement whose step returned rc, not what was wanted, and
+ * fails: out of memory when rc is SQLITE_NOMEM or SQLITE_ROW (a row left
+ * unread because keeping it failed), else the handle's error; -1.
+ */
+int	lab_db_step_fail(struct lab_db *, sqlite3_stmt *, int rc,
+	    struct lab_err *err, const char *what);
+/*
+ * The newest limit entries of the audit log (all when limit <= 0), oldest
+ * first, what naming the read in errors. *ret is caller-owned
+ * (lab_audit_free_all).
+ */
+int	lab_db_audit_read(struct lab_db *, int limit, const char *what,
+	    struct lab_audit **ret, size_t *n, struct lab_err *err);
 /* Prepares sql or fails with err. */
 int	lab_db_prepare(struct lab_db *, const char *sql, sqlite3_stmt **ret,
 	    struct lab_err *err);
@@ -24,27 +38,6 @@ int	lab_db_prepare(struct lab_db *, const char *sql, sqlite3_stmt **ret,
 char	*lab_db_text(sqlite3_stmt *, int col);
 /* Binds a string, or NULL when s is NULL. */
 int	lab_db_bind_text(sqlite3_stmt *, int idx, const char *s);
-
-/*
- * An index from database ids to array positions, for joining the rows of
- * several queries in memory instead of a query per row: add every id,
- * sort once, then find.
- */
-struct db_idx {
-	struct db_idx_ent {
-		int64_t	 id;
-		size_t	 i;
-	}	*v;
-	size_t	 n;
-};
-
-/* Adds id at position i; -1 when out of memory. */
-int	lab_db_idx_add(struct db_idx *, int64_t id, size_t i);
-/* Sorts the index by id, after the last add. */
-void	lab_db_idx_sort(struct db_idx *);
-/* The position of id, or -1. */
-long	lab_db_idx_find(const struct db_idx *, int64_t id);
-void	lab_db_idx_release(struct db_idx *);
 
 /* Rows written many to one INSERT (lib/batch.c). */
 #define DB_BATCH_ROWS	32

@@ -87,57 +87,15 @@ lab_db_fail(struct lab_db *db, struct lab_err *err, const char *what)
 	    db->path, what, sqlite3_errmsg(db->h));
 }
 
-/* Adds id at position i. */
+/* Finalizes st and fails: out of memory, or the handle's error. */
 int
-lab_db_idx_add(struct db_idx *x, int64_t id, size_t i)
+lab_db_step_fail(struct lab_db *db, sqlite3_stmt *st, int rc,
+    struct lab_err *err, const char *what)
 {
-	if (lab_grow(&x->v, x->n, sizeof(*x->v)) == -1)
-		return -1;
-	x->v[x->n].id = id;
-	x->v[x->n++].i = i;
-	return 0;
-}
-
-static int
-cmp_idx(const void *a, const void *b)
-{
-	const struct db_idx_ent	*x = a, *y = b;
-
-	return (x->id > y->id) - (x->id < y->id);
-}
-
-/* Sorts the index by id. */
-void
-lab_db_idx_sort(struct db_idx *x)
-{
-	if (x->n > 1)
-		qsort(x->v, x->n, sizeof(*x->v), cmp_idx);
-}
-
-/* The position of id, or -1. */
-long
-lab_db_idx_find(const struct db_idx *x, int64_t id)
-{
-	size_t	lo = 0, hi = x->n, mid;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if (x->v[mid].id == id)
-			return (long)x->v[mid].i;
-		if (x->v[mid].id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-/* Frees the index. */
-void
-lab_db_idx_release(struct db_idx *x)
-{
-	free(x->v);
-	memset(x, 0, sizeof(*x));
+	sqlite3_finalize(st);
+	if (rc == SQLITE_NOMEM || rc == SQLITE_ROW)
+		return lab_err_oom(err);
+	return lab_db_fail(db, err, what);
 }
 
 /* Prepares sql or fails. */
@@ -415,14 +373,17 @@ lab_db_audit_add(struct lab_db *db, const struct lab_audit *a,
 	return 0;
 }
 
-/* The newest entries, oldest first. */
+/*
+ * The newest entries, oldest first: the one reader of the audit log, for
+ * `lab log` and the report.
+ */
 int
-lab_db_audit_list(struct lab_db *db, int limit, struct lab_audit **ret,
-    size_t *n, struct lab_err *err)
+lab_db_audit_read(struct lab_db *db, int limit, const char *what,
+    struct lab_audit **ret, size_t *n, struct lab_err *err)
 {
-	struct lab_audit	*v = NULL, *t, *a;
+	struct lab_audit	*v = NULL, *a;
 	sqlite3_stmt		*st;
-	size_t			 cnt = 0, cap = 0;
+	size_t			 cnt = 0;
 	int			 rc;
 
 	if (lab_db_prepare(db, "SELECT id, time, user, command, argv, result, "
@@ -431,16 +392,8 @@ lab_db_audit_list(struct lab_db *db, int limit, struct lab_audit **ret,
 		return -1;
 	sqlite3_bind_int(st, 1, limit > 0 ? limit : -1);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (cnt == cap) {
-			cap = cap ? cap * 2 : 16;
-			if ((t = realloc(v, cap * sizeof(*v))) == NULL) {
-				sqlite3_finalize(st);
-				lab_audit_free_all(v, cnt);
-				return lab_err_oom(err);
-			}
-			v = t;
-		}
-		a = &v[cnt++];
+		if ((a = lab_push(&v, &cnt, sizeof(*a))) == NULL)
+			break;
 		a->id = sqlite3_column_int64(st, 0);
 		a->time = sqlite3_column_int64(st, 1);
 		a->user = lab_db_text(st, 2);
@@ -449,14 +402,22 @@ lab_db_audit_list(struct lab_db *db, int limit, struct lab_audit **ret,
 		a->result = sqlite3_column_int(st, 5);
 		a->message = lab_db_text(st, 6);
 	}
-	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE) {
 		lab_audit_free_all(v, cnt);
-		return lab_db_fail(db, err, "read audit log");
+		return lab_db_step_fail(db, st, rc, err, what);
 	}
+	sqlite3_finalize(st);
 	*ret = v;
 	*n = cnt;
 	return 0;
+}
+
+/* The newest entries, oldest first. */
+int
+lab_db_audit_list(struct lab_db *db, int limit, struct lab_audit **ret,
+    size_t *n, struct lab_err *err)
+{
+	return lab_db_audit_read(db, limit, "read audit log", ret, n, err);
 }
 
 /* Frees audit entries. */

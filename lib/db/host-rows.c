@@ -4,6 +4,7 @@
 
 #include "lab/db.h"
 #include "lab/str.h"
+#include "core/idx.h"
 #include "db-priv.h"
 
 /*
@@ -16,7 +17,7 @@ struct rows {
 	struct lab_db		*db;
 	struct lab_host_row	*v;
 	size_t			 n, cap;
-	struct db_idx		 ids;
+	struct lab_idx		 ids;
 	struct lab_pool		 text;	/* every string */
 	struct lab_err		*err;
 };
@@ -35,15 +36,6 @@ put(struct rows *r, const unsigned char *s, const char *prev)
 	return lab_pool_strdup(&r->text, (const char *)s);
 }
 
-static int
-step_fail(struct rows *r, sqlite3_stmt *st, int rc, const char *what)
-{
-	sqlite3_finalize(st);
-	if (rc == SQLITE_ROW || rc == SQLITE_NOMEM)
-		return lab_err_oom(r->err);
-	return lab_db_fail(r->db, r->err, what);
-}
-
 /* Room for the rows of every host: no array grows by copying. */
 static int
 size_rows(struct rows *r)
@@ -54,7 +46,7 @@ size_rows(struct rows *r)
 	if (lab_db_prepare(r->db, "SELECT count(*) FROM hosts", &st, r->err) == -1)
 		return -1;
 	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
-		return step_fail(r, st, rc, "count hosts");
+		return lab_db_step_fail(r->db, st, rc, r->err, "count hosts");
 	r->cap = (size_t)sqlite3_column_int64(st, 0) + 1;
 	sqlite3_finalize(st);
 	if ((r->v = calloc(r->cap, sizeof(*r->v))) == NULL ||
@@ -68,7 +60,7 @@ static struct lab_host_row *
 new_row(struct rows *r, sqlite3_int64 id)
 {
 	struct lab_host_row	*v;
-	struct db_idx_ent	*e;
+	struct lab_idx_ent	*e;
 
 	if (r->n == r->cap) {
 		if ((v = realloc(r->v, 2 * r->cap * sizeof(*v))) == NULL)
@@ -113,9 +105,9 @@ read_hosts(struct rows *r)
 		h->bmc_address = put(r, sqlite3_column_text(st, 5), NULL);
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(r, st, rc, "read hosts");
+		return lab_db_step_fail(r->db, st, rc, r->err, "read hosts");
 	sqlite3_finalize(st);
-	lab_db_idx_sort(&r->ids);
+	lab_idx_sort(&r->ids);
 	return 0;
 }
 
@@ -165,7 +157,7 @@ static int
 read_groups(struct rows *r)
 {
 	struct lab_buf	 names, line;
-	struct db_idx	 gids;
+	struct lab_idx	 gids;
 	const char	*shared = NULL;
 	struct member	*mv = NULL;
 	sqlite3_stmt	*st;
@@ -182,18 +174,18 @@ read_groups(struct rows *r)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if (lab_grow(&goff, ng, sizeof(*goff)) == -1 ||
-		    lab_db_idx_add(&gids, sqlite3_column_int64(st, 0), ng) == -1)
+		    lab_idx_add(&gids, sqlite3_column_int64(st, 0), ng) == -1)
 			break;
 		goff[ng++] = names.len;
 		lab_buf_add(&names, (const char *)sqlite3_column_text(st, 1),
 		    (size_t)sqlite3_column_bytes(st, 1) + 1);
 	}
 	if (rc != SQLITE_DONE) {
-		step_fail(r, st, rc, "read groups");
+		lab_db_step_fail(r->db, st, rc, r->err, "read groups");
 		goto out;
 	}
 	sqlite3_finalize(st);
-	lab_db_idx_sort(&gids);
+	lab_idx_sort(&gids);
 	if (names.oom) {
 		lab_err_oom(r->err);
 		goto out;
@@ -207,10 +199,10 @@ read_groups(struct rows *r)
 			flush_groups(r, row, mv, nm, &names, &line, &shared);
 			nm = 0;
 			last = id;
-			row = lab_db_idx_find(&r->ids, id);
+			row = lab_idx_find(&r->ids, id);
 		}
 		if (row < 0 || goff == NULL ||
-		    (g = lab_db_idx_find(&gids, sqlite3_column_int64(st, 1))) < 0)
+		    (g = lab_idx_find(&gids, sqlite3_column_int64(st, 1))) < 0)
 			continue;
 		if (lab_grow(&mv, nm, sizeof(*mv)) == -1)
 			break;
@@ -218,7 +210,7 @@ read_groups(struct rows *r)
 		mv[nm++].name = goff[g];
 	}
 	if (rc != SQLITE_DONE) {
-		step_fail(r, st, rc, "read groups");
+		lab_db_step_fail(r->db, st, rc, r->err, "read groups");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -227,7 +219,7 @@ read_groups(struct rows *r)
 out:
 	lab_buf_release(&names);
 	lab_buf_release(&line);
-	lab_db_idx_release(&gids);
+	lab_idx_release(&gids);
 	free(goff);
 	free(mv);
 	return ret;
@@ -248,7 +240,7 @@ count(struct rows *r, const char *sql, int nics)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		id = sqlite3_column_int64(st, 0);
 		if (first || id != last)
-			row = lab_db_idx_find(&r->ids, id);
+			row = lab_idx_find(&r->ids, id);
 		first = 0;
 		last = id;
 		if (row >= 0 && nics)
@@ -257,7 +249,8 @@ count(struct rows *r, const char *sql, int nics)
 			r->v[row].ndisks++;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(r, st, rc, "count nics and disks");
+		return lab_db_step_fail(r->db, st, rc, r->err,
+		    "count nics and disks");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -297,7 +290,7 @@ lab_db_host_rows(struct lab_db *db, struct lab_host_rows *ret,
 	lab_pool_init(&r.text);
 out:
 	free(r.v);
-	lab_db_idx_release(&r.ids);
+	lab_idx_release(&r.ids);
 	lab_pool_release(&r.text);
 	return rc;
 }

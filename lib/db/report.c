@@ -21,12 +21,10 @@ static int
 scan_end(struct lab_db *db, sqlite3_stmt *st, int rc, struct lab_err *err,
     const char *what)
 {
+	if (rc != SQLITE_DONE)
+		return lab_db_step_fail(db, st, rc, err, what);
 	sqlite3_finalize(st);
-	if (rc == SQLITE_DONE)
-		return 0;
-	if (rc == SQLITE_NOMEM)
-		return lab_err_oom(err);
-	return lab_db_fail(db, err, what);
+	return 0;
 }
 
 /* Hosts by name. */
@@ -285,23 +283,22 @@ lab_db_report_audit(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_audit	 a;
-	sqlite3_stmt			*st;
-	int				 rc;
+	struct lab_audit		*v;
+	size_t				 i, n;
+	int				 rc = 0;
 
-	if (lab_db_prepare(db, "SELECT time, user, argv, result, message FROM "
-	    "(SELECT * FROM audit_log ORDER BY id DESC LIMIT 20) ORDER BY id",
-	    &st, err) == -1)
+	if (lab_db_audit_read(db, 20, "read the audit log", &v, &n,
+	    err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		a.time = sqlite3_column_int64(st, 0);
-		a.user = text(st, 1);
-		a.argv = text(st, 2);
-		a.result = sqlite3_column_int(st, 3);
-		a.message = text(st, 4);
-		if (fn(arg, &a) == -1) {
-			rc = SQLITE_NOMEM;
-			break;
-		}
+	for (i = 0; i < n && rc == 0; i++) {
+		a.time = v[i].time;
+		a.user = v[i].user;
+		a.argv = v[i].argv;
+		a.result = v[i].result;
+		a.message = v[i].message;
+		if (fn(arg, &a) == -1)
+			rc = lab_err_oom(err);
 	}
-	return scan_end(db, st, rc, err, "read the audit log");
+	lab_audit_free_all(v, n);
+	return rc;
 }

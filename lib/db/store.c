@@ -4,6 +4,7 @@
 
 #include "lab/db.h"
 #include "lab/str.h"
+#include "core/idx.h"
 #include "db-priv.h"
 
 #define FROM_DB	"(database)"
@@ -18,7 +19,7 @@ struct load {
 	struct lab_inventory	*inv;
 	const char		*file;	/* loc.file of everything */
 	const char		*name;	/* only this host or switch, or NULL */
-	struct db_idx		 ids;	/* host ids to inv->hosts indexes */
+	struct lab_idx		 ids;	/* host ids to inv->hosts indexes */
 	struct lab_err		*err;
 };
 
@@ -38,7 +39,7 @@ text(struct load *l, sqlite3_stmt *st, int col)
 static struct lab_host *
 host_by_id(const struct load *l, sqlite3_int64 id)
 {
-	long	i = lab_db_idx_find(&l->ids, id);
+	long	i = lab_idx_find(&l->ids, id);
 
 	return i < 0 ? NULL : &l->inv->hosts[i];
 }
@@ -55,15 +56,6 @@ prepare(struct load *l, const char *all, const char *one,
 	else if (l->name != NULL)
 		sqlite3_bind_null(*st, 1);
 	return 0;
-}
-
-static int
-step_fail(struct load *l, sqlite3_stmt *st, int rc, const char *what)
-{
-	sqlite3_finalize(st);
-	if (rc == SQLITE_NOMEM || rc == SQLITE_ROW)
-		return lab_err_oom(l->err);
-	return lab_db_fail(l->db, l->err, what);
 }
 
 /* Splits space-separated words into sv, in the pool; NULL adds nothing. */
@@ -114,12 +106,10 @@ load_hosts(struct load *l)
 	if (l->name != NULL)
 		lab_db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (lab_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1 ||
-		    lab_db_idx_add(&l->ids, sqlite3_column_int64(st, 0),
-		    inv->nhosts) == -1)
+		if (lab_idx_add(&l->ids, sqlite3_column_int64(st, 0),
+		    inv->nhosts) == -1 || (h = lab_push(&inv->hosts,
+		    &inv->nhosts, sizeof(*h))) == NULL)
 			break;
-		h = &inv->hosts[inv->nhosts++];
-		memset(h, 0, sizeof(*h));
 		h->name = text(l, st, 1);
 		h->model = text(l, st, 2);
 		h->role = text(l, st, 3);
@@ -128,9 +118,9 @@ load_hosts(struct load *l)
 			break;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read hosts");
+		return lab_db_step_fail(l->db, st, rc, l->err, "read hosts");
 	sqlite3_finalize(st);
-	lab_db_idx_sort(&l->ids);
+	lab_idx_sort(&l->ids);
 	return 0;
 }
 
@@ -169,7 +159,7 @@ load_bmcs(struct load *l)
 		b->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read bmcs");
+		return lab_db_step_fail(l->db, st, rc, l->err, "read bmcs");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -204,7 +194,8 @@ load_ssh(struct load *l)
 		c->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read ssh settings");
+		return lab_db_step_fail(l->db, st, rc, l->err,
+		    "read ssh settings");
 	sqlite3_finalize(st);
 	if (prepare(l, "SELECT host_id, address, gateway, dns "
 	    "FROM host_network", "SELECT host_id, address, gateway, dns "
@@ -224,7 +215,8 @@ load_ssh(struct load *l)
 		h->network->loc.file = l->file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read network settings");
+		return lab_db_step_fail(l->db, st, rc, l->err,
+		    "read network settings");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -305,10 +297,8 @@ load_children(struct load *l, int nics)
 		}
 		if (h == NULL)
 			continue;
-		if (lab_grow(&v, n, sizeof(*v)) == -1)
+		if ((c = lab_push(&v, &n, sizeof(*c))) == NULL)
 			break;
-		c = &v[n++];
-		memset(c, 0, sizeof(*c));
 		c->pos = sqlite3_column_int64(st, 1);
 		if (nics) {
 			c->u.nic.name = text(l, st, 2);
@@ -328,7 +318,8 @@ load_children(struct load *l, int nics)
 	if (rc == SQLITE_DONE && flush_children(l, h, v, n, nics) == -1)
 		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_DONE) {
-		step_fail(l, st, rc, nics ? "read nics" : "read disks");
+		lab_db_step_fail(l->db, st, rc, l->err,
+		    nics ? "read nics" : "read disks");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -403,7 +394,7 @@ load_memberships(struct load *l)
 			break;
 	}
 	if (rc != SQLITE_DONE) {
-		step_fail(l, st, rc, "read groups");
+		lab_db_step_fail(l->db, st, rc, l->err, "read groups");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -432,7 +423,7 @@ load_memberships(struct load *l)
 	if (rc == SQLITE_DONE && h != NULL && flush_members(l, h, mv, nm) == -1)
 		rc = SQLITE_NOMEM;
 	if (rc != SQLITE_DONE) {
-		step_fail(l, st, rc, "read groups");
+		lab_db_step_fail(l->db, st, rc, l->err, "read groups");
 		goto out;
 	}
 	sqlite3_finalize(st);
@@ -462,11 +453,9 @@ load_switches(struct load *l)
 	if (l->name != NULL)
 		lab_db_bind_text(st, 1, l->name);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (lab_grow(&inv->switches, inv->nswitches,
-		    sizeof(*inv->switches)) == -1)
+		if ((s = lab_push(&inv->switches, &inv->nswitches,
+		    sizeof(*s))) == NULL)
 			break;
-		s = &inv->switches[inv->nswitches++];
-		memset(s, 0, sizeof(*s));
 		s->name = text(l, st, 0);
 		s->model = text(l, st, 1);
 		s->address = text(l, st, 2);
@@ -480,7 +469,7 @@ load_switches(struct load *l)
 		s->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read switches");
+		return lab_db_step_fail(l->db, st, rc, l->err, "read switches");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -498,16 +487,15 @@ load_groups(struct load *l)
 	    "WHERE declared ORDER BY name", &st, l->err) == -1)
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (lab_grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
+		if ((g = lab_push(&inv->groups, &inv->ngroups,
+		    sizeof(*g))) == NULL)
 			break;
-		g = &inv->groups[inv->ngroups++];
-		memset(g, 0, sizeof(*g));
 		g->name = text(l, st, 0);
 		g->description = text(l, st, 1);
 		g->loc.file = file;
 	}
 	if (rc != SQLITE_DONE)
-		return step_fail(l, st, rc, "read groups");
+		return lab_db_step_fail(l->db, st, rc, l->err, "read groups");
 	sqlite3_finalize(st);
 	return 0;
 }
@@ -550,7 +538,7 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	if (own_tx)
 		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
 out:
-	lab_db_idx_release(&l.ids);
+	lab_idx_release(&l.ids);
 	if (rc == 0)
 		*ret = l.inv;
 	else

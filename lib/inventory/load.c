@@ -673,10 +673,8 @@ load_host(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a host") == -1 ||
 	    check_keys(c, n, host_keys, "host") == -1)
 		return -1;
-	if (lab_grow(&inv->hosts, inv->nhosts, sizeof(*inv->hosts)) == -1)
+	if ((h = lab_push(&inv->hosts, &inv->nhosts, sizeof(*h))) == NULL)
 		return lab_err_oom(c->err);
-	h = &inv->hosts[inv->nhosts++];
-	memset(h, 0, sizeof(*h));
 	h->loc = loc_of(c, n);
 	if (want_name(c, n, "name", "a host", 0, &h->name) == -1)
 		return -1;
@@ -737,10 +735,8 @@ load_switch(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a switch") == -1 ||
 	    check_keys(c, n, switch_keys, "switch") == -1)
 		return -1;
-	if (lab_grow(&inv->switches, inv->nswitches, sizeof(*inv->switches)) == -1)
+	if ((s = lab_push(&inv->switches, &inv->nswitches, sizeof(*s))) == NULL)
 		return lab_err_oom(c->err);
-	s = &inv->switches[inv->nswitches++];
-	memset(s, 0, sizeof(*s));
 	s->port = 161;
 	s->snmp.retries = -1;
 	s->loc = loc_of(c, n);
@@ -766,10 +762,8 @@ load_group(struct ctx *c, const struct ynode *n)
 	if (want_kind(c, n, YNODE_MAP, "a group") == -1 ||
 	    check_keys(c, n, group_keys, "group") == -1)
 		return -1;
-	if (lab_grow(&inv->groups, inv->ngroups, sizeof(*inv->groups)) == -1)
+	if ((g = lab_push(&inv->groups, &inv->ngroups, sizeof(*g))) == NULL)
 		return lab_err_oom(c->err);
-	g = &inv->groups[inv->ngroups++];
-	memset(g, 0, sizeof(*g));
 	g->loc = loc_of(c, n);
 	if (want_name(c, n, "name", "a group", 0, &g->name) == -1 ||
 	    want_str(c, n, "description", "a group", 1, &g->description) == -1)

@@ -189,7 +189,7 @@ facts_parse(const char *text, struct facts *f)
 			if ((p = strchr(p, '\t')) != NULL &&
 			    k < key_fields(line[0]))
 				p++;
-		if ((v = lab_report_push(&f->v, &f->n, sizeof(*v))) == NULL)
+		if ((v = lab_push(&f->v, &f->n, sizeof(*v))) == NULL)
 			return -1;
 		v->line = line;
 		v->keylen = p == NULL ? strlen(line) : (size_t)(p - line);
@@ -253,7 +253,7 @@ change(struct lab_report *r, const char *kind, const char *subject,
 {
 	struct lab_report_change	*c;
 
-	if (message == NULL || (c = lab_report_push(&r->changes, &r->nchanges,
+	if (message == NULL || (c = lab_push(&r->changes, &r->nchanges,
 	    sizeof(*c))) == NULL) {
 		free(message);
 		return -1;

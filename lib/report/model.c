@@ -5,6 +5,7 @@
 #include "lab/model.h"
 #include "lab/render.h"
 #include "lab/report.h"
+#include "core/idx.h"
 #include "db/report-rows.h"
 #include "report-priv.h"
 
@@ -21,7 +22,7 @@ lab_report_finding_push(struct lab_report *r, const char *severity,
 {
 	struct lab_report_finding	*f;
 
-	if ((f = lab_report_push(&r->findings, &r->nfindings,
+	if ((f = lab_push(&r->findings, &r->nfindings,
 	    sizeof(*f))) == NULL)
 		return -1;
 	f->severity = lab_strdup(severity);
@@ -33,84 +34,20 @@ lab_report_finding_push(struct lab_report *r, const char *severity,
 }
 
 /*
- * Rows of other tables find their host (or switch) by id: the ids, in
- * the name order of the report, and beside them an index sorted by id.
+ * Rows of other tables find their host (or switch) by id: an index from
+ * the ids to the positions in the name order of the report.
  */
-struct ids {
-	int64_t		*v;	/* v[i]: the id of element i */
-	size_t		*by_id;	/* element indexes, sorted by id */
-	size_t		 n;
-};
-
-static const int64_t	*sort_ids;
-
 static int
-cmp_by_id(const void *a, const void *b)
+ids_add(struct lab_idx *ids, int64_t id)
 {
-	int64_t	x = sort_ids[*(const size_t *)a];
-	int64_t	y = sort_ids[*(const size_t *)b];
-
-	return (x > y) - (x < y);
-}
-
-/* Builds the id index once the ids are read; -1 when out of memory. */
-static int
-ids_index(struct ids *ids)
-{
-	size_t	i;
-
-	if ((ids->by_id = calloc(ids->n + 1, sizeof(*ids->by_id))) == NULL)
-		return -1;
-	for (i = 0; i < ids->n; i++)
-		ids->by_id[i] = i;
-	sort_ids = ids->v;
-	qsort(ids->by_id, ids->n, sizeof(*ids->by_id), cmp_by_id);
-	sort_ids = NULL;
-	return 0;
-}
-
-static int
-ids_add(struct ids *ids, int64_t id)
-{
-	int64_t	*p;
-
-	if ((p = lab_report_push(&ids->v, &ids->n, sizeof(*p))) == NULL)
-		return -1;
-	*p = id;
-	return 0;
-}
-
-static void
-ids_release(struct ids *ids)
-{
-	free(ids->v);
-	free(ids->by_id);
-}
-
-/* The index of the element with this id, or ids->n. */
-static size_t
-host_index(const struct ids *ids, int64_t id)
-{
-	size_t	lo = 0, hi = ids->by_id != NULL ? ids->n : 0, mid;
-	int64_t	v;
-
-	while (lo < hi) {
-		mid = lo + (hi - lo) / 2;
-		if ((v = ids->v[ids->by_id[mid]]) == id)
-			return ids->by_id[mid];
-		if (v < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return ids->n;
+	return lab_idx_add(ids, id, ids->n);
 }
 
 /* What the row callbacks fill: the report, and the ids of its hosts or
  * switches. */
 struct load {
 	struct lab_report	*r;
-	struct ids		*ids;
+	struct lab_idx		*ids;
 };
 
 static int
@@ -121,7 +58,7 @@ add_host(void *arg, const struct lab_db_report_host *row)
 	const struct lab_model	*m;
 	struct lab_report_host	*h;
 
-	if ((h = lab_report_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
+	if ((h = lab_push(&r->hosts, &r->nhosts, sizeof(*h))) ==
 	    NULL || ids_add(l->ids, row->id) == -1)
 		return -1;
 	lab_strv_init(&h->groups);
@@ -145,15 +82,14 @@ add_host(void *arg, const struct lab_db_report_host *row)
 }
 
 static int
-load_hosts(struct lab_db *db, struct lab_report *r, struct ids *ids,
+load_hosts(struct lab_db *db, struct lab_report *r, struct lab_idx *ids,
     struct lab_err *err)
 {
 	struct load	l = { r, ids };
 
 	if (lab_db_report_hosts(db, add_host, &l, err) == -1)
 		return -1;
-	if (ids_index(ids) == -1)
-		return lab_err_oom(err);
+	lab_idx_sort(ids);
 	return 0;
 }
 
@@ -161,9 +97,9 @@ static int
 add_group(void *arg, const struct lab_db_report_group *row)
 {
 	struct load	*l = arg;
-	size_t		 i = host_index(l->ids, row->host_id);
+	long		 i = lab_idx_find(l->ids, row->host_id);
 
-	if (i < l->r->nhosts && lab_strv_add(&l->r->hosts[i].groups,
+	if (i >= 0 && lab_strv_add(&l->r->hosts[i].groups,
 	    row->name) == -1)
 		return -1;
 	return 0;
@@ -175,12 +111,12 @@ add_nic(void *arg, const struct lab_db_report_nic *row)
 	struct load		*l = arg;
 	struct lab_report_host	*h;
 	struct lab_report_nic	*n;
-	size_t			 i = host_index(l->ids, row->host_id);
+	long			 i = lab_idx_find(l->ids, row->host_id);
 
-	if (i == l->r->nhosts)
+	if (i < 0)
 		return 0;
 	h = &l->r->hosts[i];
-	if ((n = lab_report_push(&h->nics, &h->nnics, sizeof(*n))) == NULL)
+	if ((n = lab_push(&h->nics, &h->nnics, sizeof(*n))) == NULL)
 		return -1;
 	n->name = lab_strdup(row->name);
 	n->mac = lab_strdup(row->mac);
@@ -196,12 +132,12 @@ add_disk(void *arg, const struct lab_db_report_disk *row)
 	struct load		*l = arg;
 	struct lab_report_host	*h;
 	struct lab_report_disk	*d;
-	size_t			 i = host_index(l->ids, row->host_id);
+	long			 i = lab_idx_find(l->ids, row->host_id);
 
-	if (i == l->r->nhosts)
+	if (i < 0)
 		return 0;
 	h = &l->r->hosts[i];
-	if ((d = lab_report_push(&h->disks, &h->ndisks, sizeof(*d))) == NULL)
+	if ((d = lab_push(&h->disks, &h->ndisks, sizeof(*d))) == NULL)
 		return -1;
 	d->slot = lab_strdup(row->slot);
 	d->kind = lab_strdup(row->kind);
@@ -214,7 +150,7 @@ add_disk(void *arg, const struct lab_db_report_disk *row)
 /* The groups, NICs and disks of the hosts read. */
 static int
 load_host_parts(struct lab_db *db, struct lab_report *r,
-    struct ids *ids, struct lab_err *err)
+    struct lab_idx *ids, struct lab_err *err)
 {
 	struct load	l = { r, ids };
 
@@ -233,7 +169,7 @@ add_switch(void *arg, const struct lab_db_report_switch *row)
 	const struct lab_model		*m;
 	struct lab_report_switch	*s;
 
-	if ((s = lab_report_push(&r->switches, &r->nswitches,
+	if ((s = lab_push(&r->switches, &r->nswitches,
 	    sizeof(*s))) == NULL || ids_add(l->ids, row->id) == -1)
 		return -1;
 	s->name = lab_strdup(row->name);
@@ -250,15 +186,14 @@ add_switch(void *arg, const struct lab_db_report_switch *row)
 }
 
 static int
-load_switches(struct lab_db *db, struct lab_report *r, struct ids *ids,
+load_switches(struct lab_db *db, struct lab_report *r, struct lab_idx *ids,
     struct lab_err *err)
 {
 	struct load	l = { r, ids };
 
 	if (lab_db_report_switches(db, add_switch, &l, err) == -1)
 		return -1;
-	if (ids_index(ids) == -1)
-		return lab_err_oom(err);
+	lab_idx_sort(ids);
 	return 0;
 }
 
@@ -268,12 +203,12 @@ add_port(void *arg, const struct lab_db_report_port *row)
 	struct load			*l = arg;
 	struct lab_report_switch	*s;
 	struct lab_report_port		*p;
-	size_t				 i = host_index(l->ids, row->switch_id);
+	long				 i = lab_idx_find(l->ids, row->switch_id);
 
-	if (i == l->r->nswitches)
+	if (i < 0)
 		return 0;
 	s = &l->r->switches[i];
-	if ((p = lab_report_push(&s->ports, &s->nports, sizeof(*p))) == NULL)
+	if ((p = lab_push(&s->ports, &s->nports, sizeof(*p))) == NULL)
 		return -1;
 	p->ifindex = (unsigned long)row->ifindex;
 	p->name = lab_strdup(row->name);
@@ -291,7 +226,7 @@ add_port(void *arg, const struct lab_db_report_port *row)
 }
 
 static int
-load_ports(struct lab_db *db, struct lab_report *r, struct ids *ids,
+load_ports(struct lab_db *db, struct lab_report *r, struct lab_idx *ids,
     struct lab_err *err)
 {
 	struct load	l = { r, ids };
@@ -312,7 +247,7 @@ add_audit(void *arg, const struct lab_db_report_audit *row)
 	struct lab_report	*r = arg;
 	struct lab_report_audit	*a;
 
-	if ((a = lab_report_push(&r->audit, &r->naudit, sizeof(*a))) == NULL)
+	if ((a = lab_push(&r->audit, &r->naudit, sizeof(*a))) == NULL)
 		return -1;
 	a->time = row->time;
 	a->user = lab_strdup(row->user);
@@ -442,7 +377,7 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since,
     struct lab_report **ret, struct lab_err *err)
 {
 	struct lab_report	*r;
-	struct ids		 hids, sids;
+	struct lab_idx		 hids, sids;
 	int			 rc = -1;
 
 	memset(&hids, 0, sizeof(hids));
@@ -468,8 +403,8 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since,
 	r = NULL;
 	rc = 0;
 out:
-	ids_release(&hids);
-	ids_release(&sids);
+	lab_idx_release(&hids);
+	lab_idx_release(&sids);
 	lab_report_free(r);
 	return rc;
 }

@@ -4,8 +4,6 @@
 
 #include "lab/report.h"
 
-/* Grows an array by one zeroed element; returns it, or NULL (push.c). */
-void	*lab_report_push(void *v, size_t *n, size_t sz);
 /* Adds a finding; -1 on allocation failure. */
 int	 lab_report_finding_push(struct lab_report *, const char *severity,
 	    const char *subject, const char *message);
