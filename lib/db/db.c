@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -132,6 +133,31 @@ exec(struct lab_db *db, const char *sql, const char *what,
 {
 	if (sqlite3_exec(db->h, sql, NULL, NULL, NULL) != SQLITE_OK)
 		return lab_db_fail(db, err, what);
+	return 0;
+}
+
+/*
+ * exec() for the settings made as the database opens. Two processes that
+ * open a new database at once both turn it to WAL; the one that finds
+ * the other half-way gets SQLITE_BUSY at once, without SQLite's busy
+ * handler (waiting while holding its read lock could deadlock). It lets
+ * go of every lock when the statement ends, so trying again, for the
+ * same 5 s as the busy timeout, is safe.
+ */
+static int
+exec_open(struct lab_db *db, const char *sql, struct lab_err *err)
+{
+	const struct timespec	 pause = { 0, 10 * 1000000L };
+	int			 i, rc;
+
+	for (i = 0; i < LAB_DB_BUSY_MS / 10; i++) {
+		rc = sqlite3_exec(db->h, sql, NULL, NULL, NULL);
+		if (rc != SQLITE_BUSY && rc != SQLITE_LOCKED)
+			break;
+		nanosleep(&pause, NULL);
+	}
+	if (rc != SQLITE_OK)
+		return lab_db_fail(db, err, "open");
 	return 0;
 }
 
@@ -268,12 +294,12 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 	}
 	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, LAB_DB_BUSY_MS);
-	if (exec(db, "PRAGMA foreign_keys = ON", "open", err) == -1 ||
-	    (!memory && exec(db, "PRAGMA journal_mode = WAL", "open", err) == -1) ||
-	    exec(db, "PRAGMA synchronous = NORMAL", "open", err) == -1 ||
+	if (exec_open(db, "PRAGMA foreign_keys = ON", err) == -1 ||
+	    (!memory && exec_open(db, "PRAGMA journal_mode = WAL", err) == -1) ||
+	    exec_open(db, "PRAGMA synchronous = NORMAL", err) == -1 ||
 	    /* 64 MiB at most: a 10,000-host import stays in memory */
-	    exec(db, "PRAGMA cache_size = -2000", "open", err) == -1 ||
-	    exec(db, "PRAGMA mmap_size = 268435456", "open", err) == -1) {
+	    exec_open(db, "PRAGMA cache_size = -2000", err) == -1 ||
+	    exec_open(db, "PRAGMA mmap_size = 268435456", err) == -1) {
 		code = sqlite3_errcode(db->h);
 		if (code == SQLITE_READONLY || code == SQLITE_CANTOPEN ||
 		    code == SQLITE_IOERR) {
