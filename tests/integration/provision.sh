@@ -33,6 +33,19 @@ need losetup mount
 
 LOOPS=
 ZPID=
+# Destroys pool NAME. zfs-fuse answers "pool is busy" for a moment after
+# the commands before it (the pool is not mounted: its own work on the
+# pool is still in flight), so that answer is waited out, 10 s at most;
+# any other failure fails at once.
+destroy_pool() {
+	tries=0
+	while ! zpool destroy "$1" 2>"$T/destroy.err"; do
+		grep -q "pool is busy" "$T/destroy.err" && [ $tries -lt 50 ] ||
+		    { cat "$T/destroy.err" >&2; return 1; }
+		sleep 0.2
+		tries=$((tries + 1))
+	done
+}
 cleanup() {
 	for p in labprov_r10 labprov_z1 labprov_drop; do
 		zpool destroy -f "$p" >/dev/null 2>&1
@@ -52,7 +65,9 @@ cleanup() {
 }
 harness_trap cleanup
 
-if pgrep -x zfs-fuse >/dev/null; then
+# one that has exited but is not yet reaped (a zombie: an earlier run's,
+# reparented to an init that reaps late) is not running
+if ps -C zfs-fuse -o stat= 2>/dev/null | grep -q '^[^ZX]'; then
 	fail "a zfs-fuse daemon is already running (one per machine)"
 fi
 zfs-fuse -p "$T/zfs-fuse.pid" --no-kstat-mount || fail "zfs-fuse did not start"
@@ -203,7 +218,7 @@ assert s["kind"] == "check" and s["exit_status"] not in (0, None), s
 assert all(x["started_at"] is None for x in r["steps"][r["failed_step"] + 1:])
 assert runs[1]["status"] == "done", runs[1]
 EOF
-zpool destroy labprov_r10 || fail "zpool destroy"
+destroy_pool labprov_r10 || fail "zpool destroy"
 wipe
 ok
 
@@ -212,7 +227,7 @@ run z1 provision zbox --layout raidz1 --disks 1,2,3 --pool labprov_z1 --yes
 [ "$(rc z1)" = 0 ] || { cat "$T/z1.err" >&2; fail "raidz1 exit $(rc z1)"; }
 zpool status labprov_z1 >"$T/z1status" 2>&1
 has z1status "raidz1-0"
-zpool destroy labprov_z1 || fail "zpool destroy"
+destroy_pool labprov_z1 || fail "zpool destroy"
 wipe
 ok
 
