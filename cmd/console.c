@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lab/console.h"
+#include "lab/file.h"
 #include "lab/parse.h"
 #include "lab/target.h"
 #include "lab.h"
@@ -251,10 +252,8 @@ session(struct lab_call *call, struct session *s,
 	if (h->bmc != NULL &&
 	    lab_creds_load(call->cred_path, &creds, err) == -1)
 		return -1;
-	if (log != NULL && (s->logfd = open(log, O_WRONLY | O_APPEND | O_CREAT |
-	    O_CLOEXEC | O_NOCTTY, 0600)) == -1)
-		return lab_err_set(err, LAB_EXIT_ENV, "cannot open the log "
-		    "'%s': %s", log, strerror(errno));
+	if (log != NULL && (s->logfd = lab_file_open_log(log, err)) == -1)
+		return -1;
 	/*
 	 * The signals wait, blocked, for ppoll(); blocked before the
 	 * engine's thread starts, so they never land in that thread.

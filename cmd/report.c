@@ -8,6 +8,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "lab/file.h"
 #include "lab/parse.h"
 #include "lab/report.h"
 #include "lab/switch.h"
@@ -155,39 +156,6 @@ collect(struct lab_call *call, int timeout_ms, struct missed *m,
 	return 0;
 }
 
-/* Writes b to path through a temp file and a rename. */
-static int
-write_atomic(const char *path, const struct lab_buf *b, struct lab_err *err)
-{
-	char	*tmp;
-	int	 fd, rc = -1;
-
-	if (b->oom)
-		return lab_err_oom(err);
-	if ((tmp = lab_asprintf("%s.XXXXXX", path)) == NULL)
-		return lab_err_oom(err);
-	if ((fd = mkstemp(tmp)) == -1) {
-		lab_err_set(err, LAB_EXIT_ENV, "cannot create '%s': %s", tmp,
-		    strerror(errno));
-		free(tmp);
-		return -1;
-	}
-	if (fchmod(fd, 0644) == -1 || (b->len > 0 &&
-	    write(fd, b->s, b->len) != (ssize_t)b->len) || fsync(fd) == -1) {
-		lab_err_set(err, LAB_EXIT_ENV, "cannot write '%s': %s", tmp,
-		    strerror(errno));
-		close(fd);
-	} else if (close(fd) == -1 || rename(tmp, path) == -1)
-		lab_err_set(err, LAB_EXIT_ENV, "cannot write '%s': %s", path,
-		    strerror(errno));
-	else
-		rc = 0;
-	if (rc == -1)
-		unlink(tmp);
-	free(tmp);
-	return rc;
-}
-
 static int
 report_run(struct lab_call *call, struct lab_err *err)
 {
@@ -240,7 +208,11 @@ report_run(struct lab_call *call, struct lab_err *err)
 	else
 		lab_report_text(r, &b);
 	if (out != NULL) {
-		if (write_atomic(out, &b, err) == -1)
+		if (b.oom) {
+			lab_err_oom(err);
+			goto fail;
+		}
+		if (lab_file_write_out(out, b.s, b.len, err) == -1)
 			goto fail;
 		printf("%s\n", out);
 	} else if (cmd_write(&b, err) == -1)

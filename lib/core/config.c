@@ -9,6 +9,7 @@
 
 #include "lab/config.h"
 #include "lab/fanout.h"
+#include "lab/file.h"
 #include "lab/parse.h"
 #include "lab/str.h"
 #include "schema.h"
@@ -153,7 +154,9 @@ lab_config_load(const char *path, struct lab_config **ret,
 	size_t		 off = 0;
 	int		 fd, rc;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	if ((fd = lab_file_open_read(path, LAB_EXIT_ENV, err)) == -2)
+		return -1;
+	if (fd == -1) {
 		if (errno == ENOENT || errno == ENOTDIR) {
 			*ret = NULL;
 			return 0;

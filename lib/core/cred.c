@@ -4,10 +4,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
 #include "lab/cred.h"
+#include "lab/file.h"
 #include "lab/str.h"
 #include "schema.h"
 #include "yaml-priv.h"
@@ -169,16 +171,24 @@ out:
 	return rc;
 }
 
-/* Reads the credentials file, refusing one others can read. */
+/*
+ * Reads the credentials file, refusing one others can read or that
+ * belongs to someone else than us or root. From here on the process is
+ * not dumpable: no core file holds a password (they are wiped with
+ * explicit_bzero too; lab does not mlock them).
+ */
 int
 lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 {
 	struct stat	 st;
-	char		*buf;
+	char		*buf, who[96];
 	size_t		 off = 0;
 	int		 fd, rc;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1) {
+	(void)prctl(PR_SET_DUMPABLE, 0, 0, 0, 0);
+	if ((fd = lab_file_open_read(path, LAB_EXIT_ENV, err)) == -2)
+		return -1;
+	if (fd == -1) {
 		if (errno == ENOENT)
 			return lab_err_set(err, LAB_EXIT_ENV, "no credentials "
 			    "file at '%s' (create it with mode 0600, or set "
@@ -186,7 +196,15 @@ lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 		return lab_err_set(err, LAB_EXIT_ENV, "credentials file "
 		    "'%s': %s", path, strerror(errno));
 	}
-	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && (st.st_mode & 077)) {
+	if (fstat(fd, &st) == 0 && st.st_uid != geteuid() && st.st_uid != 0) {
+		close(fd);
+		lab_file_owner(st.st_uid, who, sizeof(who));
+		return lab_err_set(err, LAB_EXIT_ENV, "credentials file '%s' "
+		    "belongs to %s, not to you (uid %u) or root: use a file "
+		    "of your own, or run 'chown %u %s' as root", path, who,
+		    (unsigned)geteuid(), (unsigned)geteuid(), path);
+	}
+	if (fstat(fd, &st) == 0 && (st.st_mode & 077)) {
 		close(fd);
 		return lab_err_set(err, LAB_EXIT_ENV, "credentials file '%s' "
 		    "is open to group or others (mode %04o): run 'chmod 600 "

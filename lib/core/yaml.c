@@ -9,6 +9,7 @@
 #include <unistd.h>
 #include <yaml.h>
 
+#include "lab/file.h"
 #include "lab/parse.h"
 #include "yaml-priv.h"
 
@@ -684,7 +685,9 @@ lab_file_read(const char *path, size_t max, char **ret, size_t *retlen,
 {
 	int	fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY)) == -1)
+	if ((fd = lab_file_open_read(path, LAB_EXIT_INPUT, err)) == -2)
+		return -1;
+	if (fd == -1)
 		return lab_err_set(err, LAB_EXIT_ENV, "cannot open %s: %s", path,
 		    strerror(errno));
 	return lab_yaml_file_read(fd, path, max, ret, retlen, err);

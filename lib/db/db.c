@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lab/db.h"
+#include "lab/file.h"
 #include "lab/str.h"
 #include "db-priv.h"
 #include "schema.h"
@@ -268,7 +269,12 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 	struct lab_db	*db;
 	int		 oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
 	int		 memory = strcmp(path, ":memory:") == 0, code;
+	struct stat	 st;
 
+	/* SQLite would make its journals beside a device or a FIFO */
+	if (!memory && stat(path, &st) == 0 && !S_ISREG(st.st_mode))
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': not a "
+		    "regular file (%s)", path, lab_file_kind(st.st_mode));
 	if (!memory && access(path, F_OK) == -1) {
 		if (!(flags & LAB_DB_CREATE))
 			return lab_err_set(err, LAB_EXIT_ENV, "no database at "

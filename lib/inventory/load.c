@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lab/file.h"
 #include "lab/inventory.h"
 #include "lab/ipmi.h"
 #include "lab/model.h"
@@ -873,7 +874,9 @@ load_file(struct lab_inventory *inv, const char *path, struct text *t,
 	size_t	len = 0;
 	int	fd;
 
-	if ((fd = open(path, O_RDONLY | O_CLOEXEC)) == -1)
+	if ((fd = lab_file_open_read(path, LAB_EXIT_INPUT, err)) == -2)
+		return -1;
+	if (fd == -1)
 		return lab_err_set(err, LAB_EXIT_ENV, "%s: %s", path,
 		    strerror(errno));
 	if (lab_yaml_file_reread(fd, path, YAML_MAX_FILE, &t->buf, &t->cap, &len,

@@ -16,7 +16,29 @@
 
 #include <openssl/evp.h>
 
+#include "lab/file.h"
 #include "ssh-priv.h"
+
+/*
+ * Opens a file to read as a stream, refusing one that is not regular (a
+ * FIFO would hang): -1 with errno, -2 with err set.
+ */
+static int
+read_open(const char *path, FILE **ret, struct lab_err *err)
+{
+	int	fd, e;
+
+	*ret = NULL;
+	if ((fd = lab_file_open_read(path, LAB_EXIT_ENV, err)) < 0)
+		return fd == -2 ? -2 : -1;
+	if ((*ret = fdopen(fd, "re")) == NULL) {
+		e = errno;
+		close(fd);
+		errno = e;
+		return -1;
+	}
+	return 0;
+}
 
 struct lab_ssh_known {
 	LIBSSH2_KNOWNHOSTS	*kh;
@@ -132,7 +154,10 @@ lab_ssh_key_is_rsa(const char *path)
 	size_t			 n, j = 0, rawlen;
 	int			 rv = 0;
 
-	if ((f = fopen(path, "re")) == NULL)
+	struct lab_err		 e;
+
+	lab_err_init(&e);
+	if (read_open(path, &f, &e) < 0)
 		return 0;
 	n = fread(buf, 1, sizeof(buf) - 1, f);
 	fclose(f);
@@ -238,6 +263,7 @@ lab_ssh_known_load(struct lab_ssh *s, const char *path,
 	char			*line = NULL;
 	size_t			 cap = 0, i;
 	ssize_t			 n;
+	int			 rc;
 
 	if ((k = calloc(1, sizeof(*k))) == NULL)
 		return lab_err_oom(err);
@@ -266,7 +292,12 @@ lab_ssh_known_load(struct lab_ssh *s, const char *path,
 		lab_ssh_known_free(k);
 		return lab_err_oom(err);
 	}
-	if ((f = fopen(s->known_path, "re")) == NULL) {
+	if ((rc = read_open(s->known_path, &f, err)) == -2) {
+		lab_err_prefix(err, "%s", s->peer);
+		lab_ssh_known_free(k);
+		return -1;
+	}
+	if (rc == -1) {
 		if (errno != ENOENT) {
 			lab_err_set(err, LAB_EXIT_ENV, "%s: cannot read %s: %s",
 			    s->peer, s->known_path, strerror(errno));
@@ -365,8 +396,11 @@ changed_line(struct lab_ssh *s, struct lab_ssh_known *k,
 	ssize_t			 n;
 	int			 lineno = 0, found = 0;
 
+	struct lab_err		 e;
+
 	snprintf(fp, fpsize, "?");
-	if ((f = fopen(s->known_path, "re")) == NULL)
+	lab_err_init(&e);
+	if (read_open(s->known_path, &f, &e) < 0)
 		return 0;
 	while (!found && (n = getline(&line, &cap, f)) > 0) {
 		lineno++;

@@ -15,6 +15,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include "lab/file.h"
 #include "ssh-priv.h"
 
 static pthread_once_t	init_once = PTHREAD_ONCE_INIT;
@@ -206,9 +207,15 @@ auth_key(struct lab_ssh *s, const char *user, const char *identity,
 {
 	int	rc;
 
-	if (access(identity, R_OK) < 0)
+	/* libssh2 reads it: a FIFO would hang there */
+	if ((rc = lab_file_open_read(identity, LAB_EXIT_ENV, err)) == -2) {
+		lab_err_prefix(err, "%s: the key file", s->peer);
+		return -1;
+	}
+	if (rc == -1)
 		return lab_err_set(err, LAB_EXIT_ENV, "%s: cannot read the key "
 		    "file %s: %s", s->peer, identity, strerror(errno));
+	close(rc);
 	while ((rc = libssh2_userauth_publickey_fromfile_ex(s->session, user,
 	    (unsigned int)strlen(user), NULL, identity,
 	    passphrase != NULL ? passphrase : "")) == LIBSSH2_ERROR_EAGAIN)
