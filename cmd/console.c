@@ -337,7 +337,8 @@ console_run(struct lab_call *call, struct lab_err *err)
 static const struct lab_opt console_opts[] = {
 	{ "force", NULL, "take over a serial-over-LAN session already "
 	  "active (a stale one, or another client's)" },
-	{ "log", "FILE", "append what the console prints to FILE" },
+	{ "log", "FILE", "append what the console prints to FILE (a regular "
+	  "file of yours, not a symlink)" },
 	{ "privilege", "LEVEL", "user, operator or admin (default: the "
 	  "inventory's, else operator)" },
 	{ "timeout", "S", "seconds without an answer from the BMC before "

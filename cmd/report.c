@@ -230,8 +230,9 @@ done:
 
 static const struct lab_opt report_opts[] = {
 	{ "format", "FORMAT", "text (default), markdown, html or json" },
-	{ "out", "FILE", "write the report to FILE (atomically) and print "
-	  "its path" },
+	{ "out", "FILE", "write the report to FILE (atomically, keeping its "
+	  "mode; a device or FIFO is written to; a symlink is followed) and "
+	  "print its path" },
 	{ "since", "TIME", "changes since TIME: '2026-11-30T18:00:00Z', "
 	  "'2026-11-30' or '24h' (records no run)" },
 	{ "collect", NULL, "first read every BMC's power state and discover "
