@@ -196,7 +196,13 @@ lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 		return lab_err_set(err, LAB_EXIT_ENV, "credentials file "
 		    "'%s': %s", path, strerror(errno));
 	}
-	if (fstat(fd, &st) == 0 && st.st_uid != geteuid() && st.st_uid != 0) {
+	if (fstat(fd, &st) == -1) {
+		rc = errno;
+		close(fd);
+		return lab_err_set(err, LAB_EXIT_ENV, "credentials file "
+		    "'%s': %s", path, strerror(rc));
+	}
+	if (st.st_uid != geteuid() && st.st_uid != 0) {
 		close(fd);
 		lab_file_owner(st.st_uid, who, sizeof(who));
 		return lab_err_set(err, LAB_EXIT_ENV, "credentials file '%s' "
@@ -204,7 +210,7 @@ lab_creds_load(const char *path, struct lab_creds **ret, struct lab_err *err)
 		    "of your own, or run 'chown %u %s' as root", path, who,
 		    (unsigned)geteuid(), (unsigned)geteuid(), path);
 	}
-	if (fstat(fd, &st) == 0 && (st.st_mode & 077)) {
+	if (st.st_mode & 077) {
 		close(fd);
 		return lab_err_set(err, LAB_EXIT_ENV, "credentials file '%s' "
 		    "is open to group or others (mode %04o): run 'chmod 600 "

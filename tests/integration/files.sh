@@ -8,14 +8,14 @@
 # a lab holding a password. The device nodes are made with mknod in the
 # test's own folder, never /dev. Each FIFO case has a wall deadline
 # (timeout 10) and an address-space bound (prlimit). Needs root (mknod,
-# chown, setpriv). Its addresses: 127.0.61.x.
+# chown, setpriv, mount: a tmpfs of its own that allows device nodes). Its addresses: 127.0.61.x.
 # sh files.sh LAB SRCDIR
 set -eu
 LAB=$1
 SRC=$2
 missing=
 [ "$(id -u)" = 0 ] || missing="root"
-for p in python3 setpriv mknod prlimit timeout; do
+for p in python3 setpriv mknod prlimit timeout mount mountpoint; do
 	command -v $p >/dev/null 2>&1 || missing="$missing $p"
 done
 if [ -n "$missing" ]; then
@@ -27,15 +27,21 @@ fi
 
 . "$SRC/tests/integration/harness.sh"
 T=$(mktemp -d /tmp/lab-files.XXXXXX)
-chmod 755 "$T"
 peer=
 held=
 cleanup() {
 	[ -z "$held" ] || kill -KILL "$held" 2>/dev/null
 	[ -z "$peer" ] || kill -TERM "$peer" 2>/dev/null
+	if mountpoint -q "$T"; then
+		umount "$T" 2>/dev/null || umount -l "$T"
+	fi
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
 harness_trap cleanup
+# a tmpfs of its own, mounted "dev": /tmp may be nodev, where a device
+# node cannot be opened
+mount -t tmpfs -o dev,size=16m,mode=755 lab-files "$T" ||
+	{ echo "files.sh: cannot mount a tmpfs on $T" >&2; exit 1; }
 NAME=files.sh
 . "$SRC/tests/integration/check.sh"
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
