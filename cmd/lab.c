@@ -281,6 +281,8 @@ unknown(const char *what, const char *word, const char *const *cands,
 {
 	const char	*near = lab_suggest(word, cands, n);
 
+	word = cmd_vis(word);	/* typed, or pasted from anywhere */
+
 	if (near != NULL)
 		fprintf(stderr, "lab: unknown %s '%s'%s%s%s, did you mean "
 		    "'%s'?\n", what, word, ctx ? " for '" : "", ctx ? ctx : "",
@@ -512,11 +514,11 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 			near = lab_suggest(word, names, n);
 			if (near != NULL)
 				fprintf(stderr, "lab: %s: unknown option '%s', "
-				    "did you mean '--%s'?\n", call->label, bad,
-				    near);
+				    "did you mean '--%s'?\n", call->label,
+				    cmd_vis(bad), near);
 			else
 				fprintf(stderr, "lab: %s: unknown option '%s'\n",
-				    call->label, bad);
+				    call->label, cmd_vis(bad));
 			return -1;
 		}
 		}
@@ -540,7 +542,7 @@ check_arity(struct lab_call *call)
 		fprintf(stderr, "lab: %s: missing %s\n", call->label, v->args);
 	else if (v->max != LAB_ARGS_ANY && call->argc > v->max)
 		fprintf(stderr, "lab: %s: too many arguments ('%s' is one too "
-		    "many)\n", call->label, call->argv[v->max]);
+		    "many)\n", call->label, cmd_vis(call->argv[v->max]));
 	else
 		return 0;
 	fprintf(stderr, "usage: ");

@@ -84,6 +84,18 @@ test_visible(void)
 }
 
 static void
+test_visible_lines(void)
+{
+	struct lab_buf	b;
+
+	/* newlines, tabs and backslashes stay; the rest as in a cell */
+	lab_buf_init(&b);
+	lab_buf_add_visible_lines(&b, "a\tb \\\n/dev/sda\r\x1b[2K\xc2\x9b\xff\n");
+	CHECK_STR(b.s, "a\tb \\\n/dev/sda\\x0d\\x1b[2K\\xc2\\x9b\\xff\n");
+	lab_buf_release(&b);
+}
+
+static void
 utf8(const char *in, const char *want)
 {
 	struct lab_buf	b;
@@ -177,6 +189,7 @@ main(void)
 {
 	test_redact();
 	test_visible();
+	test_visible_lines();
 	test_utf8();
 	test_json();
 	test_err();
