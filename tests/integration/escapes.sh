@@ -225,6 +225,14 @@ brun log 0 log --json
 jcheck log.out "[a['result'] for a in d if 'media insert evil' in a['argv']] == [1]"
 brun log-text 0 log
 clean log-text.out
+# the audit log holds the server's bytes: the reports show them escaped
+brun report-audit 0 report
+brun report-audit-md 0 report --format markdown
+clean report-audit.out report-audit-md.out
+grep -qF 'evil\x1b[2K\x0dkex\xe9\xff\x9b31m' "$T/report-audit.out" ||
+	fail "report: the audit message is not shown escaped"
+grep -qF 'evil\\x1b\[2K\\x0dkex\\xe9\\xff\\x9b31m' "$T/report-audit-md.out" ||
+	fail "report (Markdown): the audit message is not shown escaped"
 ok
 
 echo "escapes.sh: $n groups of checks passed"
