@@ -214,17 +214,14 @@ scheme_len(const char *p, const char *sep)
 	return k;
 }
 
-/* Where a URL's text ends: space, a quote, a control, the end. */
+/*
+ * Where a URL's text ends: a space, a line end, a quote, the end. Other
+ * controls do not end it: a password holding one is still hidden.
+ */
 static size_t
 word_end(const char *s)
 {
-	size_t	i;
-
-	for (i = 0; s[i] != '\0'; i++)
-		if ((unsigned char)s[i] <= ' ' || s[i] == 0x7f ||
-		    strchr("\"'<>`", s[i]) != NULL)
-			break;
-	return i;
+	return strcspn(s, " \t\r\n\"'<>`");
 }
 
 char *

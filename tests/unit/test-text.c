@@ -40,6 +40,8 @@ test_redact(void)
 	redact("iLO said 'vm cdrom insert http://a:S3@h/i' failed",
 	    "iLO said 'vm cdrom insert http://a:***@h/i' failed");
 	redact("svn+ssh://me:x@h", "svn+ssh://me:***@h");
+	/* a control or 8-bit byte in the password does not end the URL */
+	redact("http://u:p\x18\xffq@h/x", "http://u:***@h/x");
 	redact("://u:p@h", "://u:p@h");	/* no scheme: not a URL */
 	redact("", "");
 	redact("plain words: no url", "plain words: no url");
