@@ -8,6 +8,8 @@
 #  - an iLO 2 (ilo-clp.py behind sshd) whose image URL holds ESC [2K, a
 #    CR and a C1 control;
 #  - evil-kex.py, an SSH server whose algorithm names hold the same;
+#  - an ipmi_sim BMC whose first sensor's name is M ESC [2K CR 0xe9
+#    (bmc.sh's BMC_SDR_NAME);
 #  - host roles starting with = + - @ in --csv.
 # Every lab run is bounded (timeout 30 s, 1 GiB of address space).
 #	sh escapes.sh LAB SRCDIR FIXTURES
@@ -15,9 +17,12 @@ set -eu
 LAB=$1
 SRC=$2
 FIX=$3
+BMC_SRCDIR=$SRC/tests/integration
 . "$SRC/tests/integration/harness.sh"
+. "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/integration/snmp.sh"
 . "$SRC/tests/integration/sshd.sh"
+bmc_require
 snmp_require
 sshd_require
 [ -f "$FIX/ciscosb_sg350-10.snmprec" ] || {
@@ -29,7 +34,7 @@ PY=$(command -v python3) || { echo "escapes.sh: python3 missing" >&2; exit 1; }
 T=$(mktemp -d /tmp/lab-escapes.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
 EVIL_PID=
-harness_trap 'stop_sshd; snmp_stop "$T/agent"
+harness_trap 'stop_sshd; snmp_stop "$T/agent"; bmc_stop "$T/bmc"
 	[ -z "$EVIL_PID" ] || kill "$EVIL_PID" 2>/dev/null
 	[ -z "$EVIL_PID" ] || wait "$EVIL_PID" 2>/dev/null
 	[ -n "${KEEP:-}" ] || rm -rf "$T"'
@@ -90,9 +95,15 @@ sys.exit(0 if ($2) else 1)" "$T/$1" || {
 	}
 }
 
-# The agent on 127.0.65.1: the SG350-10's capture, its sysDescr and first
+# The BMC on 127.0.65.1:623, its sensor "MB Temp" renamed
+BMC_NET=127.0.65
+BMC_SDR_NAME=$(printf 'M\033[2K\r\351')
+export BMC_SDR_NAME
+bmc_start "$T/bmc" 1 || fail "the BMC on 127.0.65.1 did not start"
+
+# The agent on 127.0.65.100: the SG350-10's capture, its sysDescr and first
 # ifAlias rows replaced (4x: hex of the bytes)
-SNMP_ADDR=127.0.65.1
+SNMP_ADDR=127.0.65.100
 mkdir -p "$T/agent/data"
 "$PY" - "$FIX/ciscosb_sg350-10.snmprec" "$T/agent/data/evil.snmprec" <<'END'
 import sys
@@ -142,6 +153,7 @@ while [ ! -f "$T/evil.ready" ]; do
 done
 
 cat >"$T/credentials.yaml" <<END
+admin: {username: admin, password: password}
 sw: {community: evil}
 ilo: {username: root, password: "$PW"}
 END
@@ -156,6 +168,7 @@ hosts:
   - {name: f6, model: generic-server, role: "plain, with a comma"}
   - {name: ilo, model: hp-dl320-g5p, bmc: {type: ilo2, address: 127.0.65.50, credential: ilo}}
   - {name: evil, model: hp-dl320-g5p, bmc: {type: ilo2, address: 127.0.65.51, credential: ilo}}
+  - {name: b1, model: generic-server, bmc: {type: ipmi, address: 127.0.65.1, credential: admin, workarounds: [opensesspriv], timeout: 5}}
 switches:
   - {name: sw, model: generic-switch, address: $SNMP_ADDR, port: $PORT, snmp: {version: 2c, credential: sw, timeout: 2, retries: 1}}
 END
@@ -200,6 +213,17 @@ has ports-csv.out "^5,gi5,.*,-5\$"
 jcheck ports-json.out "[p['alias'] for p in d if p['ifindex'] == 2] == ['ok [2K FAKE\ufffd\ufffd']"
 jcheck discover-json.out "d[0]['system']['descr'] == 'SG350 ]0;pwned  10-port \ufffd\ufffd'"
 jcheck report-json.out "True"
+ok
+
+# the BMC's sensor name
+brun sensors 0 sensors b1
+brun sensors-csv 0 sensors b1 --csv
+brun sensors-json 0 sensors b1 --json
+clean sensors.out sensors-csv.out sensors.err
+grep -qF 'M\x1b[2K\x0d\xe9' "$T/sensors.out" ||
+	fail "sensors: the name is not shown escaped"
+grep -qF 'Fan 1' "$T/sensors.out" || fail "sensors: no Fan 1"
+jcheck sensors-json.out "'M\x1b[2K\r\ufffd' in [s['name'] for h in d for s in h['sensors']]"
 ok
 
 # the iLO's image URL
