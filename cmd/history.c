@@ -71,13 +71,16 @@ print_steps(const struct lab_run *r)
 	size_t				 i;
 
 	lab_format_time(r->started_at, t, sizeof(t));
+	/* what the database and the host said: shown, never obeyed */
 	printf("run %lld on %s: %s %s, started %s, %s\n", (long long)r->id,
-	    r->host, r->kind, r->layout, t, r->status);
+	    cmd_vis(r->host), r->kind, cmd_vis(r->layout), t, r->status);
 	if (r->message != NULL)
-		printf("  %s\n", r->message);
+		printf("  %s\n", cmd_vis(r->message));
 	for (i = 0; i < r->nsteps; i++) {
 		s = &r->steps[i];
-		printf("\n[%d] %s: %s\n", s->position + 1, s->kind, s->text);
+		printf("\n[%d] %s: ", s->position + 1, s->kind);
+		cmd_puts_text(stdout, s->text);
+		putchar('\n');
 		if (s->started_at == 0)
 			printf("    not run\n");
 		else if (!s->has_status)
@@ -85,10 +88,12 @@ print_steps(const struct lab_run *r)
 			    "out)\n");
 		else
 			printf("    exit status %d\n", s->exit_status);
-		if (s->output != NULL && *s->output != '\0')
-			printf("    %s%s", s->output,
-			    s->output[strlen(s->output) - 1] == '\n' ? "" :
-			    "\n");
+		if (s->output != NULL && *s->output != '\0') {
+			fputs("    ", stdout);
+			cmd_puts_text(stdout, s->output);
+			if (s->output[strlen(s->output) - 1] != '\n')
+				putchar('\n');
+		}
 	}
 }
 

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lab/cred.h"
+#include "lab/text.h"
 #include "lab.h"
 
 /* Every command, in alphabetical order: greppable, no magic. */
@@ -121,6 +122,58 @@ cmd_write(struct lab_buf *b, struct lab_err *err)
 	return 0;
 }
 
+/* Writes lines of text to stdout, any control but newline and tab (and
+   any byte that is not UTF-8) shown as "\xNN", never obeyed. */
+int
+cmd_write_text(struct lab_buf *b, struct lab_err *err)
+{
+	struct lab_buf	v;
+	int		rc;
+
+	if (b->oom)
+		return lab_err_oom(err);
+	lab_buf_init(&v);
+	if (b->s != NULL)
+		lab_buf_add_visible_lines(&v, b->s);
+	rc = cmd_write(&v, err);
+	lab_buf_release(&v);
+	return rc;
+}
+
+/*
+ * s made visible (lab_visible) for one printf: the last 16 results are
+ * kept, so a printf can take several. NULL stays NULL.
+ */
+const char *
+cmd_vis(const char *s)
+{
+	static char	*ring[16];
+	static size_t	 next;
+	char		*v;
+
+	if (s == NULL || !lab_visible_needed(s))
+		return s;
+	if ((v = lab_visible(s)) == NULL)
+		return "?";
+	free(ring[next]);
+	ring[next] = v;
+	next = (next + 1) % LAB_ARRAY_SIZE(ring);
+	return v;
+}
+
+/* Prints text to f as cmd_write_text does. */
+void
+cmd_puts_text(FILE *f, const char *s)
+{
+	struct lab_buf	v;
+
+	lab_buf_init(&v);
+	lab_buf_add_visible_lines(&v, s);
+	if (!v.oom && v.s != NULL)
+		fputs(v.s, f);
+	lab_buf_release(&v);
+}
+
 /*
  * Prints one host's (or switch's) failure on stderr and counts it in
  * call->failed; the first is the audit log's "HOST: REASON".
@@ -128,10 +181,21 @@ cmd_write(struct lab_buf *b, struct lab_err *err)
 int
 cmd_host_failed(struct lab_call *call, const char *host, const char *why)
 {
-	fprintf(stderr, "lab: %s: %s: %s\n", call->label, host, why);
-	if (call->failed++ == 0)
+	char	*h = lab_visible(host), *w = lab_visible(why);
+
+	/* a peer's words: shown, never obeyed by the terminal */
+	fprintf(stderr, "lab: %s: %s: %s\n", call->label, h ? h : "?",
+	    w ? w : "?");
+	free(h);
+	free(w);
+	if (call->failed++ == 0) {
+		/* hidden before it is cut: a cut URL would hide nothing */
+		w = lab_url_redact(why);
 		snprintf(call->audit_msg, sizeof(call->audit_msg), "%s: %s",
-		    host, why);
+		    host, w != NULL ? w : "?");
+		lab_utf8_trim(call->audit_msg);
+		free(w);
+	}
 	return LAB_EXIT_PARTIAL;
 }
 
@@ -216,6 +280,8 @@ unknown(const char *what, const char *word, const char *const *cands,
     size_t n, const char *ctx)
 {
 	const char	*near = lab_suggest(word, cands, n);
+
+	word = cmd_vis(word);	/* typed, or pasted from anywhere */
 
 	if (near != NULL)
 		fprintf(stderr, "lab: unknown %s '%s'%s%s%s, did you mean "
@@ -448,11 +514,11 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 			near = lab_suggest(word, names, n);
 			if (near != NULL)
 				fprintf(stderr, "lab: %s: unknown option '%s', "
-				    "did you mean '--%s'?\n", call->label, bad,
-				    near);
+				    "did you mean '--%s'?\n", call->label,
+				    cmd_vis(bad), near);
 			else
 				fprintf(stderr, "lab: %s: unknown option '%s'\n",
-				    call->label, bad);
+				    call->label, cmd_vis(bad));
 			return -1;
 		}
 		}
@@ -476,7 +542,7 @@ check_arity(struct lab_call *call)
 		fprintf(stderr, "lab: %s: missing %s\n", call->label, v->args);
 	else if (v->max != LAB_ARGS_ANY && call->argc > v->max)
 		fprintf(stderr, "lab: %s: too many arguments ('%s' is one too "
-		    "many)\n", call->label, call->argv[v->max]);
+		    "many)\n", call->label, cmd_vis(call->argv[v->max]));
 	else
 		return 0;
 	fprintf(stderr, "usage: ");
@@ -491,7 +557,7 @@ audit(struct lab_call *call, int argc, char **argv, int rc,
 	struct lab_audit	 a;
 	struct lab_err		 e;
 	struct passwd		*pw = getpwuid(getuid());
-	char			*line;
+	char			*line, *msg;
 
 	if (call->db == NULL || !(call->verb->flags & LAB_VERB_MUTATES) ||
 	    call->dry_run || call->no_audit || rc == LAB_EXIT_INPUT)
@@ -505,11 +571,14 @@ audit(struct lab_call *call, int argc, char **argv, int rc,
 	a.command = call->label;
 	a.argv = line;
 	a.result = rc;
-	a.message = err->code != LAB_EXIT_OK ? (char *)err->msg :
-	    call->audit_msg[0] != '\0' ? call->audit_msg : NULL;
+	/* a message may quote a URL: its password stays out of the log */
+	msg = lab_url_redact(err->code != LAB_EXIT_OK ? err->msg :
+	    call->audit_msg[0] != '\0' ? call->audit_msg : NULL);
+	a.message = msg;
 	lab_err_init(&e);
 	if (lab_db_audit_add(call->db, &a, &e) == -1)
 		fprintf(stderr, "lab: %s: %s\n", call->label, e.msg);
+	free(msg);
 	free(line);
 }
 
@@ -555,7 +624,10 @@ main(int argc, char **argv)
 		return LAB_EXIT_INPUT;
 	}
 	if (err.code != LAB_EXIT_OK) {
-		fprintf(stderr, "lab: %s\n", err.msg);
+		char	*m = lab_visible(err.msg);
+
+		fprintf(stderr, "lab: %s\n", m ? m : err.msg);
+		free(m);
 		lab_config_free(config);
 		return (int)err.code;
 	}
@@ -591,7 +663,12 @@ main(int argc, char **argv)
 	table_setup(call.csv);
 	rc = v->run(&call, &err);
 	if (err.code != LAB_EXIT_OK) {
-		fprintf(stderr, "lab: %s: %s\n", call.label, err.msg);
+		/* the one place errors are printed: a peer's or the database's
+		   bytes in them are shown, never obeyed by the terminal */
+		char	*m = lab_visible(err.msg);
+
+		fprintf(stderr, "lab: %s: %s\n", call.label, m ? m : err.msg);
+		free(m);
 		if (rc == LAB_EXIT_OK)
 			rc = (int)err.code;
 	}

@@ -123,6 +123,14 @@ void		 cmd_usage(FILE *, const struct lab_cmd *,
 void		 cmd_help_all(FILE *);
 /* Writes a buffer to stdout; returns -1 (with err) on a write error. */
 int		 cmd_write(struct lab_buf *, struct lab_err *);
+/* Writes lines of text (a plan, a report) to stdout, every control but
+   newline and tab, and any byte that is not UTF-8, shown as "\xNN". */
+int		 cmd_write_text(struct lab_buf *, struct lab_err *);
+/* Prints text (a peer's output) to a stream the same way. */
+void		 cmd_puts_text(FILE *, const char *);
+/* A string from a peer or the database made visible for one printf
+   ("\x1b" for ESC...); valid until 16 more calls. NULL stays NULL. */
+const char	*cmd_vis(const char *);
 /*
  * Prints "lab: LABEL: HOST: WHY" on stderr, counts it in call->failed and
  * keeps the first as the audit message; returns LAB_EXIT_PARTIAL.

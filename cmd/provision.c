@@ -10,6 +10,7 @@
 #include "lab/provision.h"
 #include "lab/ssh.h"
 #include "lab/target.h"
+#include "lab/text.h"
 #include "lab.h"
 
 #define LAYOUT_MAX	((size_t)256 * 1024)
@@ -163,7 +164,8 @@ print_plan(struct prov *p, const struct lab_provision *a, struct lab_err *err)
 			lab_buf_release(&b);
 			return -1;
 		}
-		rc = cmd_write(&b, err);
+		/* what is reviewed before --yes shows every byte it runs */
+		rc = cmd_write_text(&b, err);
 		lab_buf_release(&b);
 		return rc;
 	}
@@ -215,10 +217,16 @@ step_begin(void *arg, size_t i, const struct lab_step *st)
 {
 	const struct lab_plan	*plan = arg;
 	const char		*nl = strchr(st->text, '\n');
+	size_t			 n = lab_utf8_cut(st->text, nl ?
+				    (size_t)(nl - st->text) : 72);
+	char			*line = strndup(st->text, n);
 
-	fprintf(stderr, "[%zu/%zu] %s %.*s%s ... ", i + 1, plan->nsteps,
-	    kind_words[st->kind], nl ? (int)(nl - st->text) : 72, st->text,
-	    nl || strlen(st->text) > 72 ? "…" : "");
+	/* its first line, cut at a character, shown as cmd_eputs does */
+	fprintf(stderr, "[%zu/%zu] %s ", i + 1, plan->nsteps,
+	    kind_words[st->kind]);
+	cmd_puts_text(stderr, line != NULL ? line : "");
+	free(line);
+	fprintf(stderr, "%s ... ", nl || strlen(st->text) > 72 ? "…" : "");
 	fflush(stderr);
 }
 
@@ -230,16 +238,21 @@ step_end(void *arg, size_t i, const struct lab_step *st,
 	(void)i;
 	(void)st;
 	if (r->exit_status == 0 || (r->exit_status < 0 && r->note[0] &&
-	    strstr(r->note, "(expected)") != NULL))
-		fprintf(stderr, "ok (%.1f s)%s%s\n", (double)r->elapsed_ms / 1000.0,
-		    r->exit_status < 0 ? ": " : "",
-		    r->exit_status < 0 ? r->note : "");
-	else {
-		fprintf(stderr, "failed (%.1f s): %s\n", (double)r->elapsed_ms / 1000.0,
-		    r->note);
-		if (r->output != NULL && *r->output != '\0')
-			fprintf(stderr, "%s%s", r->output,
-			    r->output[strlen(r->output) - 1] == '\n' ? "" : "\n");
+	    strstr(r->note, "(expected)") != NULL)) {
+		fprintf(stderr, "ok (%.1f s)%s", (double)r->elapsed_ms / 1000.0,
+		    r->exit_status < 0 ? ": " : "");
+		cmd_puts_text(stderr, r->exit_status < 0 ? r->note : "");
+		fputc('\n', stderr);
+	} else {
+		fprintf(stderr, "failed (%.1f s): ", (double)r->elapsed_ms / 1000.0);
+		cmd_puts_text(stderr, r->note);
+		fputc('\n', stderr);
+		/* the host's output: shown, never obeyed by the terminal */
+		if (r->output != NULL && *r->output != '\0') {
+			cmd_puts_text(stderr, r->output);
+			if (r->output[strlen(r->output) - 1] != '\n')
+				fputc('\n', stderr);
+		}
 	}
 }
 

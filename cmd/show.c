@@ -10,6 +10,8 @@
 #include "lab/target.h"
 #include "lab.h"
 
+/* Strings from the database are printed through cmd_vis: shown, never
+   obeyed by the terminal. */
 static void
 show_power(const struct lab_power_seen *p)
 {
@@ -26,7 +28,7 @@ show_power(const struct lab_power_seen *p)
 		return;
 	}
 	printf("power:    BMC unreachable at %s: %s\n", checked,
-	    p->error ? p->error : "no answer");
+	    p->error ? cmd_vis(p->error) : "no answer");
 	if (p->seen_at > 0) {
 		lab_format_time(p->seen_at, seen, sizeof(seen));
 		printf("          last seen %s at %s\n",
@@ -60,10 +62,10 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 	printf("model:    %s%s%s%s\n", h->model, m ? " (" : "",
 	    m ? m->name : "", m ? ")" : "");
 	if (h->role != NULL)
-		printf("role:     %s\n", h->role);
+		printf("role:     %s\n", cmd_vis(h->role));
 	printf("groups:   ");
 	for (i = 0; i < h->groups.n; i++)
-		printf("%s%s", i ? ", " : "", h->groups.v[i]);
+		printf("%s%s", i ? ", " : "", cmd_vis(h->groups.v[i]));
 	printf("%s\n", h->groups.n ? "" : "-");
 	if (h->bmc != NULL)
 		printf(strchr(h->bmc->address, ':') != NULL ?
@@ -79,7 +81,7 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 		printf("ssh:      %s@%s:%d%s%s%s\n", h->ssh->user,
 		    h->ssh->address, h->ssh->port,
 		    h->ssh->identity ? ", key " : "",
-		    h->ssh->identity ? h->ssh->identity : "",
+		    h->ssh->identity ? cmd_vis(h->ssh->identity) : "",
 		    h->ssh->legacy_crypto ? ", legacy algorithms allowed" : "");
 	if (h->network != NULL)
 		printf("network:  %s%s%s\n", h->network->address ?
@@ -90,8 +92,8 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 	for (i = 0; i < h->nnics; i++) {
 		l = nic_link(links, h->name, h->nics[i].name);
 		printf("  %-8s %s%s%s%s%s\n", h->nics[i].name, h->nics[i].mac,
-		    l ? "  on " : "", l ? l->switch_name : "", l ? " " : "",
-		    l ? l->port : "");
+		    l ? "  on " : "", l ? cmd_vis(l->switch_name) : "",
+		    l ? " " : "", l ? cmd_vis(l->port) : "");
 	}
 	if (h->nnics == 0)
 		printf("  -\n");
@@ -101,11 +103,12 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 		    sizeof(size));
 		lab_format_size(h->disks[i].size_bytes, exact, sizeof(exact));
 		printf("  slot %-6s %-5s %-9s (%s)%s%s%s%s%s\n",
-		    h->disks[i].slot, h->disks[i].kind, size, exact,
+		    cmd_vis(h->disks[i].slot), h->disks[i].kind, size, exact,
 		    h->disks[i].controller ? " on " : "",
-		    h->disks[i].controller ? h->disks[i].controller : "",
+		    h->disks[i].controller ?
+		    cmd_vis(h->disks[i].controller) : "",
 		    h->disks[i].device ? "  " : "",
-		    h->disks[i].device ? h->disks[i].device : "",
+		    h->disks[i].device ? cmd_vis(h->disks[i].device) : "",
 		    h->disks[i].boot ? " (boot)" : "");
 	}
 	if (h->ndisks == 0)
@@ -127,7 +130,7 @@ show_switch(const struct lab_switch *s)
 	if (s->snmp.version != NULL)
 		printf("snmp:     v%s, credential '%s'%s%s\n", s->snmp.version,
 		    s->snmp.credential, s->snmp.context ? ", context " : "",
-		    s->snmp.context ? s->snmp.context : "");
+		    s->snmp.context ? cmd_vis(s->snmp.context) : "");
 	else
 		printf("snmp:     none\n");
 	if (m != NULL && m->note != NULL)

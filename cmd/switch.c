@@ -44,28 +44,33 @@ print_view(const struct lab_switch_view *v, const struct lab_links *l,
 
 	for (i = 0; i < v->ports.n; i++)
 		up += v->ports.v[i].oper_status == 1;
-	printf("%s: %s\n", v->name, v->sys.descr ? v->sys.descr : "");
+	/* the switch's own words: shown, never obeyed by the terminal */
+	printf("%s: %s\n", cmd_vis(v->name), v->sys.descr ?
+	    cmd_vis(v->sys.descr) : "");
 	printf("  %zu ports (%zu up), %zu MACs, %zu VLANs, %zu LAGs, "
 	    "%zu neighbours; %lu requests, %lu varbinds, %.2f s\n",
 	    v->ports.n, up, v->fdb.n, v->vlans.n, v->lags.n, v->nbrs.n,
 	    v->stats.requests, v->stats.varbinds, (double)v->elapsed_ms / 1000);
 	for (i = 0; i < l->n; i++)
 		if (strcmp(l->v[i].switch_name, v->name) == 0)
-			printf("  link     %s %s on %s (%s)\n", l->v[i].host,
-			    l->v[i].nic, l->v[i].port, l->v[i].mac);
+			printf("  link     %s %s on %s (%s)\n",
+			    cmd_vis(l->v[i].host), cmd_vis(l->v[i].nic),
+			    cmd_vis(l->v[i].port), cmd_vis(l->v[i].mac));
 	for (i = 0; i < v->nbrs.n; i++) {
 		const struct lab_snmp_port *p = lab_switch_port(v,
 		    v->nbrs.v[i].port);
 
 		printf("  %-8s %s: %s %s%s%s\n",
 		    v->nbrs.v[i].protocol == LAB_NBR_CDP ? "cdp" : "lldp",
-		    p ? p->name : "?", v->nbrs.v[i].remote_device,
-		    v->nbrs.v[i].remote_port, *v->nbrs.v[i].platform ? ", " : "",
-		    v->nbrs.v[i].platform);
+		    p ? cmd_vis(p->name) : "?",
+		    cmd_vis(v->nbrs.v[i].remote_device),
+		    cmd_vis(v->nbrs.v[i].remote_port),
+		    *v->nbrs.v[i].platform ? ", " : "",
+		    cmd_vis(v->nbrs.v[i].platform));
 	}
 	for (i = 0; i < f->n; i++)
-		printf("  %-8s %s: %s\n", f->v[i].severity, f->v[i].subject,
-		    f->v[i].message);
+		printf("  %-8s %s: %s\n", f->v[i].severity,
+		    cmd_vis(f->v[i].subject), cmd_vis(f->v[i].message));
 }
 
 static int
@@ -195,7 +200,7 @@ ports(struct lab_call *call, struct lab_err *err)
 			table_word(stdout, f.v[i].severity);
 			printf("%*s %s: %s\n", (int)(strlen(f.v[i].severity) <
 			    8 ? 8 - strlen(f.v[i].severity) : 0), "",
-			    f.v[i].subject, f.v[i].message);
+			    cmd_vis(f.v[i].subject), cmd_vis(f.v[i].message));
 		}
 		rc = LAB_EXIT_OK;
 	}
@@ -236,12 +241,14 @@ sync_run(struct lab_call *call, struct lab_err *err)
 		return err->code;
 	}
 	for (i = 0; i < c.n; i++) {
-		printf("%s %s: '%s' -> '%s'%s\n", sw->name, c.v[i].port,
-		    c.v[i].from, c.v[i].to, call->dry_run ? " (dry run)" :
+		printf("%s %s: '%s' -> '%s'%s\n", sw->name,
+		    cmd_vis(c.v[i].port), cmd_vis(c.v[i].from),
+		    cmd_vis(c.v[i].to), call->dry_run ? " (dry run)" :
 		    c.v[i].done ? "" : " FAILED");
 		if (!call->dry_run && !c.v[i].done) {
 			fprintf(stderr, "lab: %s: %s %s: %s\n", call->label,
-			    sw->name, c.v[i].port, c.v[i].err.msg);
+			    sw->name, cmd_vis(c.v[i].port),
+			    cmd_vis(c.v[i].err.msg));
 			failed++;
 		}
 	}

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "lab/parse.h"
+#include "lab/text.h"
 #include "lab.h"
 
 /* How tables reach stdout: chosen once by table_setup(). */
@@ -63,7 +64,16 @@ room(struct table *t, size_t n)
 static void
 add_cell(struct table *t, const char *s)
 {
-	const char	*c = lab_pool_strdup(&t->text, s);
+	const char	*c;
+	char		*v;
+
+	/* a cell shows its bytes; a terminal obeys none of them */
+	if (lab_visible_needed(s)) {
+		v = lab_visible(s);
+		c = v != NULL ? lab_pool_strdup(&t->text, v) : NULL;
+		free(v);
+	} else
+		c = lab_pool_strdup(&t->text, s);
 
 	if (room(t, 1) == -1)
 		return;
@@ -187,15 +197,48 @@ table_word(FILE *f, const char *w)
 		fputs(w, f);
 }
 
-/* RFC 4180: quote a field holding a comma, quote or line break. */
+/* A number as lab writes them: [-+]digits[.digits]. */
+static int
+numeric(const char *s)
+{
+	if (*s == '-' || *s == '+')
+		s++;
+	if (*s < '0' || *s > '9')
+		return 0;
+	while (*s >= '0' && *s <= '9')
+		s++;
+	if (*s == '.') {
+		s++;
+		if (*s < '0' || *s > '9')
+			return 0;
+		while (*s >= '0' && *s <= '9')
+			s++;
+	}
+	return *s == '\0';
+}
+
+/*
+ * RFC 4180: quote a field holding a comma, quote or line break. A field
+ * a spreadsheet would take for a formula (it starts with = + - @, a tab
+ * or a CR) gets a ' in front (OWASP's advice); a number does not: the
+ * table cannot tell lab's numbers from text, so "-5" is left a number,
+ * and "-" alone (lab's "nothing") is no formula either.
+ */
 static void
 put_csv(FILE *f, const char *s)
 {
+	int	formula = *s != '\0' && strchr("=+-@\t\r", *s) != NULL &&
+		    !numeric(s) && strcmp(s, "-") != 0;
+
 	if (strpbrk(s, ",\"\r\n") == NULL) {
+		if (formula)
+			fputc('\'', f);
 		fputs(s, f);
 		return;
 	}
 	fputc('"', f);
+	if (formula)
+		fputc('\'', f);
 	for (; *s != '\0'; s++) {
 		if (*s == '"')
 			fputc('"', f);
@@ -214,6 +257,7 @@ struct view {
 	table_row_fn		 fn;
 	void			*arg;
 	const char		*row[32];
+	struct lab_buf		 esc[32];	/* the row's cells made visible */
 };
 
 static const char *const *
@@ -224,10 +268,26 @@ view_row(struct view *v, size_t r)
 	if (r == 0 || v->fn == NULL)
 		return &v->t->cells[r * v->t->ncols];
 	v->fn(v->arg, r - 1, v->row);
-	for (c = 0; c < v->t->ncols; c++)
+	for (c = 0; c < v->t->ncols; c++) {
 		if (v->row[c] == NULL)
 			v->row[c] = "";
+		else if (lab_visible_needed(v->row[c])) {
+			v->esc[c].len = 0;
+			lab_buf_add_visible(&v->esc[c], v->row[c]);
+			v->row[c] = v->esc[c].s != NULL && !v->esc[c].oom ?
+			    v->esc[c].s : "";
+		}
+	}
 	return v->row;
+}
+
+static void
+view_release(struct view *v)
+{
+	size_t	c;
+
+	for (c = 0; c < LAB_ARRAY_SIZE(v->esc); c++)
+		lab_buf_release(&v->esc[c]);
 }
 
 static void
@@ -379,6 +439,7 @@ table_print(struct table *t, FILE *f)
 	v.t = t;
 	v.nrows = t->ncols > 0 ? t->ncells / t->ncols : 0;
 	print_view(&v, f);
+	view_release(&v);
 }
 
 /*
@@ -397,6 +458,7 @@ table_print_rows(struct table *t, FILE *f, size_t n, table_row_fn fn,
 	v.fn = fn;
 	v.arg = arg;
 	print_view(&v, f);
+	view_release(&v);
 }
 
 /* Frees the cells. */

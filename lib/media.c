@@ -9,6 +9,7 @@
 
 #include "lab/fanout.h"
 #include "lab/media.h"
+#include "lab/text.h"
 
 #define DEFAULT_TIMEOUT_MS	30000
 #define URL_MAX			1024
@@ -36,15 +37,25 @@ lab_media_url_check(const char *url, struct lab_err *err)
 {
 	const char	*rest, *p;
 
+	char		*shown;
+
 	if (url == NULL || (strncmp(url, "http://", 7) != 0 &&
-	    strncmp(url, "https://", 8) != 0))
-		return lab_err_set(err, LAB_EXIT_INPUT, "the image URL must "
+	    strncmp(url, "https://", 8) != 0)) {
+		shown = lab_url_redact(url != NULL ? url : "");
+		lab_err_set(err, LAB_EXIT_INPUT, "the image URL must "
 		    "start with http:// or https:// (the iLO fetches it), not "
-		    "'%.64s'", url != NULL ? url : "");
+		    "'%.64s'", shown != NULL ? shown : "");
+		free(shown);
+		return -1;
+	}
 	rest = strstr(url, "://") + 3;
-	if (*rest == '\0' || *rest == '/')
-		return lab_err_set(err, LAB_EXIT_INPUT, "the image URL '%.64s' "
-		    "names no server", url);
+	if (*rest == '\0' || *rest == '/') {
+		shown = lab_url_redact(url);
+		lab_err_set(err, LAB_EXIT_INPUT, "the image URL '%.64s' "
+		    "names no server", shown != NULL ? shown : "");
+		free(shown);
+		return -1;
+	}
 	if (strlen(url) > URL_MAX)
 		return lab_err_set(err, LAB_EXIT_INPUT, "the image URL is "
 		    "longer than %d characters", URL_MAX);
@@ -102,6 +113,8 @@ clp(struct conv *cv, const char *cmd, struct lab_clp_reply *rep,
     struct lab_err *err)
 {
 	struct lab_media_result	*r = cv->r;
+	LAB_CLEANUP(lab_freep) char *shown = lab_url_redact(cmd);
+	LAB_CLEANUP(lab_freep) char *said = NULL;
 	char			*out = NULL, done[256];
 	size_t			 len = 0, i;
 	int			 rc;
@@ -113,7 +126,8 @@ clp(struct conv *cv, const char *cmd, struct lab_clp_reply *rep,
 			snprintf(done + strlen(done), sizeof(done) -
 			    strlen(done), "%s%s", done[0] ? ", " : "",
 			    r->sent.v[i]);
-	if (lab_strv_add(&r->sent, cmd) == -1)
+	/* what lab keeps and shows has the URL's password hidden */
+	if (shown == NULL || lab_strv_add(&r->sent, shown) == -1)
 		return lab_err_oom(err);
 	if (strcmp(cmd, "vm cdrom get") != 0)
 		r->acted = 1;
@@ -125,20 +139,23 @@ clp(struct conv *cv, const char *cmd, struct lab_clp_reply *rep,
 		return -1;
 	if (rep->status == 0)
 		return 0;
-	if (rep->status < 0)
+	/* the iLO may quote the URL back */
+	said = lab_url_redact(rep->status < 0 ? (rep->lines.n > 0 ?
+	    rep->lines.v[0] : "") : rep->message != NULL ? rep->message : "");
+	if (said == NULL)
+		lab_err_oom(err);
+	else if (rep->status < 0)
 		lab_err_set(err, LAB_EXIT_PARTIAL, "iLO %s answered '%s' "
-		    "without a status line%s%s", cv->peer, cmd,
-		    rep->lines.n > 0 ? ": " : "",
-		    rep->lines.n > 0 ? rep->lines.v[0] : "");
+		    "without a status line%s%s", cv->peer, shown,
+		    *said != '\0' ? ": " : "", said);
 	else
 		lab_err_set(err, LAB_EXIT_PARTIAL, "iLO %s answered '%s' with "
-		    "status=%d %s%s%s%s%s%s", cv->peer, cmd, rep->status,
+		    "status=%d %s%s%s%s%s%s", cv->peer, shown, rep->status,
 		    rep->status_tag != NULL ? rep->status_tag : "",
 		    rep->error_tag != NULL ? " (" : "",
 		    rep->error_tag != NULL ? rep->error_tag : "",
 		    rep->error_tag != NULL ? ")" : "",
-		    rep->message != NULL ? ": " : "",
-		    rep->message != NULL ? rep->message : "");
+		    rep->message != NULL ? ": " : "", said);
 	if (done[0] != '\0')
 		lab_err_prefix(err, "after %s", done);
 	lab_clp_reply_release(rep);
@@ -238,12 +255,17 @@ insert(struct conv *cv, const struct lab_media_req *req, struct lab_err *err)
 	}
 	rc = get(cv, err);
 	if (rc == 0 && (st->image == NULL || strcmp(st->image, req->url) != 0 ||
-	    !st->connected || (req->boot_once && !is_boot(st, "BOOT_ONCE"))))
+	    !st->connected || (req->boot_once && !is_boot(st, "BOOT_ONCE")))) {
+		char	*img = lab_url_redact(st->image != NULL ? st->image :
+			    "(none)");
+
 		rc = lab_err_set(err, LAB_EXIT_PARTIAL, "iLO %s accepted every "
 		    "command but now reports image '%s', %s, boot option %s",
-		    cv->peer, st->image != NULL ? st->image : "(none)",
+		    cv->peer, img != NULL ? img : "?",
 		    st->connected ? "connected" : "not connected",
 		    st->boot != NULL ? st->boot : "(none)");
+		free(img);
+	}
 	if (rc == 0 && old != NULL) {
 		char	*note = lab_asprintf("inserted (ejected %s)", old);
 
@@ -266,10 +288,15 @@ eject(struct conv *cv, struct lab_err *err)
 	}
 	if (send_cmd(cv, "vm cdrom eject", err) == -1 || get(cv, err) == -1)
 		return -1;
-	if (cv->r->state.image != NULL)
-		return lab_err_set(err, LAB_EXIT_PARTIAL, "iLO %s accepted "
+	if (cv->r->state.image != NULL) {
+		char	*img = lab_url_redact(cv->r->state.image);
+
+		lab_err_set(err, LAB_EXIT_PARTIAL, "iLO %s accepted "
 		    "'vm cdrom eject' but still reports image '%s'", cv->peer,
-		    cv->r->state.image);
+		    img != NULL ? img : "?");
+		free(img);
+		return -1;
+	}
 	set_note(cv->r, "ejected");
 	return 0;
 }
@@ -292,9 +319,44 @@ dry_note(struct lab_media_result *r, const struct lab_media_req *req)
 	r->note = n;
 }
 
+/* Replaces *s by a copy with its URLs' passwords hidden. */
+static void
+redact(char **s)
+{
+	char	*r;
+
+	if (*s == NULL || (r = lab_url_redact(*s)) == NULL)
+		return;
+	free(*s);
+	*s = r;
+}
+
+/*
+ * What the run keeps about the host, its URLs' passwords hidden: the
+ * commands sent, the iLO's image URL, the note and the error (which quote
+ * both). Only the command sent to the iLO had the real URL.
+ */
+static void
+scrub(struct lab_media_result *r)
+{
+	char	*m;
+	size_t	 i;
+
+	for (i = 0; i < r->sent.n; i++)
+		redact(&r->sent.v[i]);
+	redact(&r->state.image);
+	redact(&r->note);
+	if (r->err.code != LAB_EXIT_OK &&
+	    (m = lab_url_redact(r->err.msg)) != NULL) {
+		snprintf(r->err.msg, sizeof(r->err.msg), "%s", m);
+		lab_utf8_trim(r->err.msg);
+		free(m);
+	}
+}
+
 /* Works one host from start to end. */
 static void
-work(void *arg, const void *item, void *res)
+work_host(void *arg, const void *item, void *res)
 {
 	struct run			*run = arg;
 	const struct lab_media_req	*req = run->req;
@@ -359,6 +421,13 @@ work(void *arg, const void *item, void *res)
 	}
 	r->ok = rc == 0;
 	r->elapsed_ms = run->ctx->monotonic_ms() - start;
+}
+
+static void
+work(void *arg, const void *item, void *res)
+{
+	work_host(arg, item, res);
+	scrub(res);
 }
 
 /* Runs req over the hosts. */

@@ -57,7 +57,9 @@ void	lab_creds_freep(struct lab_creds **);
 /*
  * The command line as one string for the audit log, with the value of any
  * secret-looking option (--password X, --community=X, key=secret ...)
- * replaced by "***". Caller-owned; NULL when out of memory.
+ * replaced by "***", and the password of any URL in it too
+ * (http://user:***@host/..., lab_url_redact). Caller-owned; NULL when out
+ * of memory.
  */
 char	*lab_redact_argv(int argc, char *const *argv);
 

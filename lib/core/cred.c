@@ -11,6 +11,7 @@
 #include "lab/cred.h"
 #include "lab/file.h"
 #include "lab/str.h"
+#include "lab/text.h"
 #include "schema.h"
 #include "yaml-priv.h"
 
@@ -255,11 +256,19 @@ secret_word(const char *s, size_t len)
 	return 0;
 }
 
+/* Adds a word, the password of any URL in it hidden, quoted for sh. */
 static void
-add_word(struct lab_buf *b, const char *w)
+add_word(struct lab_buf *b, const char *word)
 {
+	char		*w = lab_url_redact(word);
 	const char	*p;
-	int		 plain = *w != '\0';
+	int		 plain;
+
+	if (w == NULL) {
+		b->oom = 1;
+		return;
+	}
+	plain = *w != '\0';
 
 	if (b->len > 0)
 		lab_buf_addc(b, ' ');
@@ -269,6 +278,7 @@ add_word(struct lab_buf *b, const char *w)
 			plain = 0;
 	if (plain) {
 		lab_buf_adds(b, w);
+		free(w);
 		return;
 	}
 	lab_buf_addc(b, '\'');
@@ -278,6 +288,7 @@ add_word(struct lab_buf *b, const char *w)
 		else
 			lab_buf_addc(b, *p);
 	lab_buf_addc(b, '\'');
+	free(w);
 }
 
 /* The command line with secret values replaced by "***". */

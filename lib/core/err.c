@@ -6,6 +6,7 @@
 #define LAB_ERR_IMPL
 
 #include "lab/err.h"
+#include "lab/text.h"
 
 /* Clears an error. */
 void
@@ -27,6 +28,8 @@ lab_err_set(struct lab_err *err, enum lab_exit code, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);
+	/* a message cut to the buffer does not end mid-character */
+	lab_utf8_trim(err->msg);
 	return -1;
 }
 
@@ -42,8 +45,10 @@ lab_err_prefix(struct lab_err *err, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(pre, sizeof(pre), fmt, ap);
 	va_end(ap);
+	lab_utf8_trim(pre);
 	memcpy(old, err->msg, sizeof(old));
 	snprintf(err->msg, sizeof(err->msg), "%s: %s", pre, old);
+	lab_utf8_trim(err->msg);
 }
 
 /* Sets an out-of-memory error; returns -1. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lab/json.h"
+#include "lab/text.h"
 
 /* Starts writing into out. */
 void
@@ -83,13 +84,20 @@ lab_json_arr_end(struct lab_json *j)
 	jclose(j, ']');
 }
 
+/*
+ * A JSON string, always valid UTF-8: a byte that starts no valid sequence
+ * (overlong, surrogate, truncated, stray continuation) becomes U+FFFD;
+ * controls, C1 ones too, are escaped.
+ */
 static void
 quote(struct lab_buf *b, const char *s)
 {
 	const unsigned char	*p;
+	size_t			 n;
 
 	lab_buf_addc(b, '"');
-	for (p = (const unsigned char *)s; *p != '\0'; p++) {
+	for (p = (const unsigned char *)s; *p != '\0'; p += n) {
+		n = 1;
 		switch (*p) {
 		case '"':
 			lab_buf_adds(b, "\\\"");
@@ -109,8 +117,15 @@ quote(struct lab_buf *b, const char *s)
 		default:
 			if (*p < 0x20 || *p == 0x7f)
 				lab_buf_addf(b, "\\u%04x", *p);
-			else
+			else if (*p < 0x80)
 				lab_buf_addc(b, (char)*p);
+			else if ((n = lab_utf8_len((const char *)p)) == 0) {
+				lab_buf_adds(b, "\xef\xbf\xbd");
+				n = 1;
+			} else if (n == 2 && p[0] == 0xc2 && p[1] <= 0x9f)
+				lab_buf_addf(b, "\\u%04x", p[1]);
+			else
+				lab_buf_add(b, (const char *)p, n);
 		}
 	}
 	lab_buf_addc(b, '"');

@@ -11,6 +11,7 @@
 
 #include "lab/file.h"
 #include "lab/parse.h"
+#include "lab/text.h"
 #include "yaml-priv.h"
 
 /*
@@ -109,6 +110,8 @@ struct loader {
 	yaml_item_fn	 fn;		/* streaming: gets each item */
 	void		*arg;
 	struct yarena	*items;		/* streaming: one item at a time */
+	const char	*key;		/* the key of the value being read, or
+					   NULL when a key is */
 };
 
 static struct ynode *
@@ -346,6 +349,39 @@ static int	load_node(struct loader *, yaml_parser_t *, yaml_event_t *,
 		    int, const char *, struct ynode **);
 
 /*
+ * Refuses a control character (tab and newline too, DEL, C1) in a
+ * scalar, however it was written ("\e" in double quotes, a literal
+ * block): every string lab reads from YAML is shown on a terminal some
+ * day, and the plan shown before --yes must be what runs.
+ */
+static int
+ctrl_check(struct loader *l, const yaml_event_t *ev)
+{
+	char	msg[160];
+	size_t	off;
+	long	c;
+
+	c = lab_ctrl_find((const char *)ev->data.scalar.value,
+	    ev->data.scalar.length, &off);
+	if (c == -1)
+		return 0;
+	if (l->key != NULL)
+		snprintf(msg, sizeof(msg), "the value of '%.64s' holds a control "
+		    "character (U+%04lX at byte %zu): only printable text",
+		    l->key, (unsigned long)c, off + 1);
+	else
+		snprintf(msg, sizeof(msg), "a key or list item holds a control "
+		    "character (U+%04lX at byte %zu): only printable text",
+		    (unsigned long)c, off + 1);
+	/* the key's name may hold one itself: it is shown, not obeyed */
+	for (off = 0; msg[off] != '\0'; off++)
+		if ((unsigned char)msg[off] < 0x20 || msg[off] == 0x7f)
+			msg[off] = '?';
+	return fail_at(l, (int)ev->start_mark.line + 1,
+	    (int)ev->start_mark.column + 1, msg);
+}
+
+/*
  * Reads one item of a streamed sequence into the item arena, hands it on,
  * and makes the arena empty again.
  */
@@ -377,7 +413,7 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 {
 	struct ynode	*n = NULL, *c;
 	yaml_event_t	 e;
-	const char	*what;
+	const char	*what, *saved;
 	int		 rc = -1;
 
 	if (depth > YAML_MAX_DEPTH)
@@ -409,6 +445,8 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 			return fail_at(l, (int)ev->start_mark.line + 1,
 			    (int)ev->start_mark.column + 1,
 			    "a value cannot hold a NUL character");
+		if (ctrl_check(l, ev) == -1)
+			return -1;
 		if ((n = node_new(l, YNODE_SCALAR, &ev->start_mark)) == NULL ||
 		    (n->value = arena_alloc(l->arena,
 		    ev->data.scalar.length + 1)) == NULL)
@@ -461,10 +499,17 @@ load_node(struct loader *l, yaml_parser_t *p, yaml_event_t *ev, int depth,
 			continue;
 		}
 		c = NULL;
+		/* the key a value belongs to, for messages; a list's items
+		   keep their list's */
+		saved = l->key;
+		if (n->kind == YNODE_MAP)
+			l->key = n->n % 2 == 1 ? n->items[n->n - 1]->value :
+			    NULL;
 		/* a value of the top-level mapping: its key, when streaming */
 		rc = load_node(l, p, &e, depth + 1, l->fn != NULL && depth == 0 &&
 		    n->kind == YNODE_MAP && n->n % 2 == 1 ?
 		    n->items[n->n - 1]->value : NULL, &c);
+		l->key = saved;
 		event_delete(l, &e);
 		if (rc == -1)
 			goto out;

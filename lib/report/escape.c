@@ -3,6 +3,7 @@
 #include <stdint.h>
 
 #include "lab/str.h"
+#include "lab/text.h"
 #include "report-html-priv.h"
 
 /*
@@ -11,33 +12,6 @@
  */
 
 #define REPLACEMENT	"\xef\xbf\xbd"
-
-/* Bytes in a valid UTF-8 sequence at s, or 0. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	size_t		n, i;
-	unsigned	c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xc2 && c <= 0xdf)
-		n = 2;
-	else if (c >= 0xe0 && c <= 0xef)
-		n = 3;
-	else if (c >= 0xf0 && c <= 0xf4)
-		n = 4;
-	else
-		return 0;
-	for (i = 1; i < n; i++)
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-	/* overlong, surrogates, beyond U+10FFFF */
-	if ((c == 0xe0 && s[1] < 0xa0) || (c == 0xed && s[1] > 0x9f) ||
-	    (c == 0xf0 && s[1] < 0x90) || (c == 0xf4 && s[1] > 0x8f))
-		return 0;
-	return n;
-}
 
 static void
 esc_n(struct lab_buf *b, const char *str, size_t max)
@@ -52,7 +26,7 @@ esc_n(struct lab_buf *b, const char *str, size_t max)
 			lab_buf_adds(b, "\xe2\x80\xa6");
 			return;
 		}
-		n = utf8_len(s);
+		n = lab_utf8_len((const char *)s);
 		if (n == 0) {
 			lab_buf_adds(b, REPLACEMENT);
 			n = 1;

@@ -5,6 +5,7 @@
 #include "lab/parse.h"
 #include "lab/render.h"
 #include "lab/report.h"
+#include "lab/text.h"
 
 /*
  * The terminal (text) and Markdown renderers. Both say what is missing
@@ -138,9 +139,29 @@ previous(const struct lab_report *r, struct lab_buf *b)
 	add_time(b, r->previous_run);
 }
 
-/* The terminal report. */
+static void	text_body(const struct lab_report *, struct lab_buf *);
+
+/*
+ * The terminal report: its lines as text_body writes them, every byte
+ * from the database or a peer in them made visible (lab_buf_add_visible:
+ * "\x1b", never an escape the terminal obeys); line ends and tabs stay.
+ */
 void
 lab_report_text(const struct lab_report *r, struct lab_buf *b)
+{
+	struct lab_buf	 t;
+
+	lab_buf_init(&t);
+	text_body(r, &t);
+	if (t.oom)
+		b->oom = 1;
+	else
+		lab_buf_add_visible_lines(b, t.s);
+	lab_buf_release(&t);
+}
+
+static void
+text_body(const struct lab_report *r, struct lab_buf *b)
 {
 	const struct lab_report_host	*h;
 	const struct lab_report_switch	*s;
@@ -237,20 +258,48 @@ lab_report_text(const struct lab_report *r, struct lab_buf *b)
 	}
 }
 
-/* Markdown text in a table cell: pipes and newlines escaped. */
+/*
+ * Markdown text in a table cell: a newline is a space; other controls and
+ * bytes that are not UTF-8 are shown as in the text report ("\x0d",
+ * lab_buf_add_visible, its backslash escaped in turn so that Markdown
+ * shows it); pipes and Markdown's other marks escaped.
+ */
 static void
-md(struct lab_buf *b, const char *s)
+md(struct lab_buf *b, const char *str)
 {
-	if (s == NULL || *s == '\0') {
+	struct lab_buf	 v, one;
+	const char	*s, *nl;
+
+	if (str == NULL || *str == '\0') {
 		lab_buf_adds(b, "-");
 		return;
 	}
-	for (; *s != '\0'; s++) {
+	lab_buf_init(&v);
+	lab_buf_init(&one);
+	for (s = str; *s != '\0'; s = nl + 1) {
+		nl = strchr(s, '\n');
+		one.len = 0;
+		lab_buf_add(&one, s, nl != NULL ? (size_t)(nl - s) :
+		    strlen(s));
+		if (one.s != NULL)
+			lab_buf_add_visible(&v, one.s);
+		if (nl == NULL)
+			break;
+		lab_buf_addc(&v, '\n');
+	}
+	lab_buf_release(&one);
+	if (v.oom || v.s == NULL) {
+		b->oom |= v.oom;
+		lab_buf_release(&v);
+		return;
+	}
+	for (s = v.s; *s != '\0'; s++) {
 		if (*s == '|' || *s == '*' || *s == '_' || *s == '`' ||
 		    *s == '<' || *s == '[' || *s == ']' || *s == '\\')
 			lab_buf_addc(b, '\\');
 		lab_buf_addc(b, (char)(*s == '\n' ? ' ' : *s));
 	}
+	lab_buf_release(&v);
 }
 
 static void

@@ -282,6 +282,14 @@ EOF
 		cat "$1/sdrcomp.log" >&2
 		return 1
 	}
+	# BMC_SDR_NAME: 7 bytes (any but NUL) that replace "MB Temp" in the
+	# compiled records, for tests of hostile sensor names
+	[ -z "${BMC_SDR_NAME:-}" ] || python3 -c 'import os, sys
+p, new = sys.argv[1], os.fsencode(sys.argv[2])
+b = open(p, "rb").read()
+if len(new) != 7 or b.count(b"MB Temp") != 1:
+    sys.exit("bmc.sh: BMC_SDR_NAME must be 7 bytes")
+open(p, "wb").write(b.replace(b"MB Temp", new))' "$1/sdr.main" "$BMC_SDR_NAME"
 }
 
 # The sol line when BMC_SOL_PORT is set.

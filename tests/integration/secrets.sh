@@ -62,6 +62,9 @@ S_UNUSED=Unused$R
 S_UCOMM=UnusedComm$R
 S_ILO=IloPw$R
 S_HOST=HostPw$R
+# and one not from the credentials file: the password of a media image's
+# URL, typed on the command line (only the iLO may see it)
+S_URL=UrlPw$R
 SECRETS="$S_PW $S_BAD $S_COMM $S_AUTH $S_PRIV $S_UNUSED $S_UCOMM $S_ILO $S_HOST"
 
 # two BMCs on 127.0.23.1-2 whose admin password is S_PW, each with a
@@ -201,6 +204,15 @@ media-status-json 0  media status ilo --json
 media-eject-json  0  media eject ilo --json
 media-badpw       1  media insert ilobad http://192.0.2.99/d.iso
 media-dry         0  media insert ilo http://192.0.2.99/d.iso --dry-run
+media-url         0  media insert ilo "http://lab:$S_URL@192.0.2.99/u.iso"
+media-url-again   0  media insert ilo "http://lab:$S_URL@192.0.2.99/u.iso" --json
+media-url-status  0  media status ilo
+media-url-json    0  media status ilo --json
+media-url-csv     0  media status ilo --csv
+media-url-dry     0  media insert ilo "http://lab:$S_URL@192.0.2.99/v.iso" --dry-run --json
+media-url-other   0  media insert ilo "http://lab:$S_URL@192.0.2.99/v.iso"
+media-url-bad     2  media insert ilo "ftp://lab:$S_URL@192.0.2.99/u.iso"
+media-url-eject   0  media eject ilo
 console-badpw     1  console conbad
 provision-plan    0  provision prov --layout md-raid1 --pool labsec
 provision-json    0  provision prov --layout md-raid1 --pool labsec --json
@@ -265,6 +277,17 @@ has out/media-status-json.out '"image": "http://192.0.2.99/d.iso"'
 has out/media-badpw.err "ilobad: .*127.0.23.50:22: .*password was refused"
 grep -q "vm cdrom insert http://192.0.2.99/d.iso" "$T/clp/log" ||
 	fail "media: the insert did not reach the iLO"
+# the URL with a password: the iLO got it whole; lab showed and recorded
+# it with the password hidden (the search below finds it nowhere else)
+grep -q "vm cdrom insert http://lab:$S_URL@192.0.2.99/u.iso" "$T/clp/log" ||
+	fail "media: the URL with a password did not reach the iLO whole"
+has out/media-url-status.out 'http://lab:\*\*\*@192.0.2.99/u.iso'
+has out/media-url-json.out '"image": "http://lab:\*\*\*@192.0.2.99/u.iso"'
+has out/media-url-again.out '"note": "already inserted"'
+has out/media-url-dry.out 'vm cdrom insert http://lab:\*\*\*@192.0.2.99/v.iso'
+has out/media-url-other.out 'inserted (ejected http://lab:\*\*\*@192.0.2.99/u.iso)'
+has out/media-url-bad.err "not 'ftp://lab:\*\*\*@192.0.2.99/u.iso'"
+has out/log.out "media insert ilo 'http://lab:\*\*\*@192.0.2.99/u.iso'"
 has out/provision-apply.err "^lab: provision: prov: run 1 failed: step 1 of 5 failed"
 has out/provision-apply.err "mdadm is not installed"
 has out/provision-apply-j.out '"status": "failed"'
@@ -295,7 +318,20 @@ for f in "$T"/out/* "$T"/trace/* "$T"/reports/* "$T"/lab.db* "$T/clp/log" \
     "$T/.ssh/known_hosts"; do
 	[ -f "$f" ] || continue
 	files=$((files + 1))
-	for s in $SECRETS; do
+	# the iLO's own log of the commands it got holds the URL: it must;
+	# a trace's first line is the test's exec of lab, with the URL typed
+	all=$SECRETS
+	[ "$f" = "$T/clp/log" ] || all="$SECRETS $S_URL"
+	case $f in "$T"/trace/*)
+		if tail -n +2 "$f" | grep -a -q -- "$S_URL"; then
+			tail -n +2 "$f" | grep -a -n -- "$S_URL" | head -5 >&2
+			fail "the URL's password is in $f"
+		fi
+		head -n 1 "$f" | grep -q 'execve(' ||
+			fail "$f does not start with the exec of lab"
+		all=$SECRETS ;;
+	esac
+	for s in $all; do
 		if grep -a -q -- "$s" "$f"; then
 			grep -a -n -- "$s" "$f" | head -5 >&2
 			fail "a secret of the credentials file is in $f"
@@ -305,4 +341,4 @@ done
 ok
 
 echo "secrets.sh: $n groups of checks passed; $runs lab runs traced," \
-	"$files files searched for $(echo "$SECRETS" | wc -w) secrets"
+	"$files files searched for $(echo "$SECRETS $S_URL" | wc -w) secrets"

@@ -334,6 +334,11 @@ test_redact(void)
 	    "'api_secret=***' 'community=***' user=bob", "lab", "x",
 	    "auth_password=" SECRET, "priv_pass=" SECRET, "TOKEN=" SECRET,
 	    "api_secret=" SECRET, "community=" SECRET, "user=bob", NULL);
+	/* the password of a URL (a media image's) */
+	redact("lab media insert neo 'http://u:***@h/x.iso'", "lab", "media",
+	    "insert", "neo", "http://u:" SECRET "@h/x.iso", NULL);
+	redact("lab x '--url=http://u:***@h/x.iso' http://u@h/", "lab", "x",
+	    "--url=http://u:" SECRET "@h/x.iso", "http://u@h/", NULL);
 	/* a secret option last hides nothing and loses nothing */
 	redact("lab x --password", "lab", "x", "--password", NULL);
 	/* quoting */

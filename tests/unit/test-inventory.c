@@ -237,6 +237,22 @@ struct bad {
 };
 
 static const struct bad bad_cases[] = {
+	/* a control character in any value, however written (issue 16) */
+	{ HOST "    role: \"ok\\r\\e[2Kfine\"\n", "bad.yaml:4:11: ",
+	  "the value of 'role' holds a control character (U+000D at byte 3)",
+	  NULL },
+	{ HOST "    role: \"a\\tb\"\n", "bad.yaml:4:11: ",
+	  "the value of 'role' holds a control character (U+0009", NULL },
+	{ HOST "    role: |\n      two\n      lines\n", "bad.yaml:4:11: ",
+	  "the value of 'role' holds a control character (U+000A", NULL },
+	{ HOST "    role: \"x\\x7f\"\n", "bad.yaml:4:11: ",
+	  "(U+007F", NULL },
+	{ HOST "    role: \"x\\x9b\"\n", "bad.yaml:4:11: ",
+	  "(U+009B", NULL },
+	{ HOST "    groups: [ok, \"b\\ad\"]\n", "bad.yaml:4:18: ",
+	  "the value of 'groups' holds a control character (U+0007", NULL },
+	{ HOST "    \"ro\\ele\": x\n", "bad.yaml:4:5: ",
+	  "a key or list item holds a control character (U+001B", NULL },
 	/* unknown keys, with and without a suggestion */
 	{ "hostz: []\n", "bad.yaml:1:1: ",
 	  "unknown key 'hostz' in the inventory; did you mean 'hosts'?",
@@ -839,7 +855,7 @@ static const char awkward_yaml[] =
 	"  - {name: h05, model: generic-server, role: \"  two leading, "
 	"trailing  \"}\n"
 	"  - {name: h06, model: generic-server,\n"
-	"     role: \"line one\\nline two\\ttab \\\"quoted\\\" "
+	"     role: \"line one, two \\\"quoted\\\" "
 	"back\\\\slash\"}\n"
 	"  - {name: h07, model: generic-server, role: \"123\"}\n"
 	"  - {name: h08, model: generic-server, role: \"yes\"}\n"
@@ -950,7 +966,7 @@ test_round_trip(void)
 		CHECK_STR(inv->hosts[2].role, "~");
 		CHECK_STR(inv->hosts[4].role, "  two leading, trailing  ");
 		CHECK_STR(inv->hosts[5].role,
-		    "line one\nline two\ttab \"quoted\" back\\slash");
+		    "line one, two \"quoted\" back\\slash");
 		CHECK_STR(inv->hosts[8].role, "\xc3\x9cn\xc3\xaf" "c\xc3\xb8"
 		    "d\xc3\xa9 \xe2\x9c\x93 \xf0\x9f\x99\x82");
 		CHECK(inv->hosts[12].role == NULL);
@@ -966,7 +982,7 @@ test_round_trip(void)
 	    "\n      \"role\": null,");
 	CHECK_HAS(j, "\"name\": \"quoted\",\n      \"description\": \"null\"");
 	CHECK_HAS(j, "\"name\": \"plain\",\n      \"description\": null");
-	CHECK_HAS(j, "\"role\": \"line one\\nline two\\ttab \\\"quoted\\\" "
+	CHECK_HAS(j, "\"role\": \"line one, two \\\"quoted\\\" "
 	    "back\\\\slash\"");
 	CHECK_HAS(j, "\"size_bytes\": 1649267441664");
 	free(j);
