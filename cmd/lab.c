@@ -365,7 +365,8 @@ static int
 defaults(struct lab_call *call, struct lab_err *err)
 {
 	static const char *const envs[] = { "LAB_DB", "LAB_CREDENTIALS",
-		"LAB_FANOUT", "LAB_TIMEOUT", "LAB_FORMAT" };
+		"LAB_FANOUT", "LAB_TIMEOUT", "LAB_FORMAT",
+		"LAB_SWITCH_DEADLINE" };
 	const char	*e, *home = getenv("HOME"), *builtin[LAB_CONFIG_N];
 	size_t		 k;
 	int		 rc;
@@ -388,6 +389,7 @@ defaults(struct lab_call *call, struct lab_err *err)
 	builtin[LAB_CONFIG_FANOUT] = "64";
 	builtin[LAB_CONFIG_TIMEOUT] = "10";
 	builtin[LAB_CONFIG_FORMAT] = "text";
+	builtin[LAB_CONFIG_SWITCH_DEADLINE] = "120";
 	call->now = (int64_t)time(NULL);
 	rc = load_config(home, err);
 	for (k = 0; k < LAB_CONFIG_N; k++) {

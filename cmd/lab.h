@@ -138,6 +138,13 @@ const char	*cmd_vis(const char *);
 int		 cmd_host_failed(struct lab_call *, const char *host,
 		    const char *why);
 
+/*
+ * The deadline of one switch's discovery, in seconds: opt (--deadline),
+ * else the setting switch_deadline, else 0 (lib/'s default).
+ */
+int		 cmd_switch_deadline(const char *opt, int *ret,
+		    struct lab_err *);
+
 /* A run of a BMC command over targets (cmd/bmc.c). */
 struct cmd_bmc_run {
 	struct lab_inventory	*inv;

@@ -97,7 +97,8 @@ out:
 
 static void
 collect_switches(struct lab_call *call, const struct lab_inventory *inv,
-    const struct lab_creds *creds, int timeout_ms, struct missed *m)
+    const struct lab_creds *creds, int timeout_ms, int deadline_s,
+    struct missed *m)
 {
 	struct lab_switch_collected	 c;
 	struct lab_switch_req		 req;
@@ -116,6 +117,7 @@ collect_switches(struct lab_call *call, const struct lab_inventory *inv,
 	memset(&req, 0, sizeof(req));
 	req.timeout_ms = timeout_ms;
 	req.retries = 0;
+	req.deadline_s = deadline_s;
 	lab_ctx_init(&ctx);
 	if (lab_switch_collect(&ctx, call->db, inv, &names, creds, &req,
 	    call->now, &c, &e) == -1) {
@@ -134,8 +136,8 @@ out:
 
 /* Refreshes power and switch data; what does not answer is a finding. */
 static int
-collect(struct lab_call *call, int timeout_ms, struct missed *m,
-    struct lab_err *err)
+collect(struct lab_call *call, int timeout_ms, int deadline_s,
+    struct missed *m, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
@@ -152,7 +154,7 @@ collect(struct lab_call *call, int timeout_ms, struct missed *m,
 		return 0;
 	}
 	collect_power(call, inv, creds, timeout_ms, m);
-	collect_switches(call, inv, creds, timeout_ms, m);
+	collect_switches(call, inv, creds, timeout_ms, deadline_s, m);
 	return 0;
 }
 
@@ -167,7 +169,7 @@ report_run(struct lab_call *call, struct lab_err *err)
 	struct lab_buf		 b;
 	int64_t			 since = 0;
 	long			 t = 10;
-	int			 rc = LAB_EXIT_OK;
+	int			 deadline_s, rc = LAB_EXIT_OK;
 
 	if (fmt == NULL)
 		fmt = call->json ? "json" : "text";
@@ -184,11 +186,14 @@ report_run(struct lab_call *call, struct lab_err *err)
 	    lab_parse_int(s, 1, 600, &t) == -1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
 		    "seconds from 1 to 600, not '%s'", s), LAB_EXIT_INPUT;
+	if (cmd_switch_deadline(cmd_opt(call, "deadline"), &deadline_s,
+	    err) == -1)
+		return LAB_EXIT_INPUT;
 	lab_strv_init(&m.subject);
 	lab_strv_init(&m.message);
 	lab_buf_init(&b);
 	if (cmd_db(call, 0, err) == -1 || (cmd_opt(call, "collect") != NULL &&
-	    collect(call, (int)t * 1000, &m, err) == -1) ||
+	    collect(call, (int)t * 1000, deadline_s, &m, err) == -1) ||
 	    lab_report_build(call->db, call->now, since, &r, err) == -1)
 		goto fail;
 	if (lab_report_add_findings(r, "warning", m.subject.v, m.message.v,
@@ -239,6 +244,8 @@ static const struct lab_opt report_opts[] = {
 	  "every switch" },
 	{ "timeout", "S", "deadline per BMC and per SNMP request of "
 	  "--collect (default 10)" },
+	{ "deadline", "S", "seconds for the whole discovery of each switch "
+	  "by --collect (default: config switch_deadline, else 120)" },
 	{ NULL, NULL, NULL },
 };
 

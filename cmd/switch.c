@@ -36,6 +36,24 @@ switch_names(struct lab_call *call, const struct lab_inventory *inv,
 	return 0;
 }
 
+/* --deadline S, else switch_deadline, else 0. */
+int
+cmd_switch_deadline(const char *opt, int *ret, struct lab_err *err)
+{
+	const char	*s = cmd_setting(LAB_CONFIG_SWITCH_DEADLINE);
+	long		 t;
+
+	*ret = 0;
+	if (opt != NULL) {
+		if (lab_parse_int(opt, 1, 86400, &t) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--deadline "
+			    "takes seconds from 1 to 86400, not '%s'", opt);
+		*ret = (int)t;
+	} else if (s != NULL && lab_parse_int(s, 1, 86400, &t) == 0)
+		*ret = (int)t;
+	return 0;
+}
+
 static void
 print_view(const struct lab_switch_view *v, const struct lab_links *l,
     const struct lab_findings *f)
@@ -103,6 +121,9 @@ discover(struct lab_call *call, struct lab_err *err)
 			    "a number from 0 to 10, not '%s'", s);
 		req.retries = (int)t;
 	}
+	if (cmd_switch_deadline(cmd_opt(call, "deadline"), &req.deadline_s,
+	    err) == -1)
+		return err->code;
 	lab_strv_init(&names);
 	lab_ctx_init(&ctx);
 	if (cmd_inventory(call, &inv, err) == -1 ||
@@ -261,6 +282,8 @@ static const struct lab_opt discover_opts[] = {
 	  "inventory's, else 1)" },
 	{ "retries", "N", "retries per request (default: the inventory's, "
 	  "else 2)" },
+	{ "deadline", "S", "seconds for the whole discovery of each switch "
+	  "(default: config switch_deadline, else 120)" },
 	{ NULL, NULL, NULL },
 };
 

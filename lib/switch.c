@@ -128,10 +128,15 @@ work(void *arg, const void *item, void *res)
 	struct lab_varbind_list	 l;
 	struct lab_snmp		*s = NULL;
 	int64_t			 start = run->ctx->monotonic_ms();
+	int			 deadline_s = run->req->deadline_s > 0 ?
+				    run->req->deadline_s : LAB_SWITCH_DEADLINE_S;
 
 	memset(&l, 0, sizeof(l));
 	if (lab_switch_target(sw, run->creds, run->req, &t, &v->err) == -1)
 		return;
+	/* the whole discovery, however many requests and retries */
+	t.monotonic_ms = run->ctx->monotonic_ms;
+	t.deadline_ms = start + (int64_t)deadline_s * 1000;
 	if (lab_snmp_open(&t, &s, &v->err) == -1)
 		goto out;
 	/* a walk that stops half way keeps nothing: decode only a whole one */
@@ -144,6 +149,12 @@ work(void *arg, const void *item, void *res)
 		goto out;
 	v->ok = 1;
 out:
+	if (!v->ok && s != NULL && lab_snmp_past_deadline(s)) {
+		lab_err_init(&v->err);
+		lab_err_set(&v->err, LAB_EXIT_PARTIAL, "switch %s: discovery took "
+		    "longer than the %d s deadline (--deadline, config "
+		    "switch_deadline)", lab_snmp_peer(s), deadline_s);
+	}
 	if (s != NULL) {
 		lab_snmp_get_stats(s, &v->stats);
 		lab_snmp_free(s);

@@ -14,6 +14,7 @@
  *	fanout: 32
  *	timeout: 5
  *	format: text		# json | text | csv
+	switch_deadline: 120	# seconds for the whole discovery of a switch
  *
  * Unknown keys and bad values are refused (LAB_EXIT_INPUT, naming
  * file:line:column). Paths are taken as written; cmd/ picks the file.
@@ -24,6 +25,7 @@ enum lab_config_key {
 	LAB_CONFIG_FANOUT,
 	LAB_CONFIG_TIMEOUT,
 	LAB_CONFIG_FORMAT,
+	LAB_CONFIG_SWITCH_DEADLINE,
 	LAB_CONFIG_N
 };
 

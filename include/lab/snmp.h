@@ -4,8 +4,21 @@
 
 #include <stddef.h>
 
+#include <stdint.h>
+
 #include "lab/err.h"
 #include "lab/mib.h"
+
+/*
+ * What one walk may hold, whatever the agent sends: each OCTET STRING is
+ * copied up to the longest any decoder keeps (LAB_MIB_MAX_STR text,
+ * LAB_MIB_MAX_PORTLIST port lists; the rest is dropped, str_len is the
+ * length kept), at most LAB_MIB_MAX_ROWS rows a column, and at most
+ * LAB_SNMP_MAX_WALK_BYTES in the list (varbinds, OIDs and values). Past
+ * a bound the walk fails: a table cut short is never taken for the whole.
+ */
+#define LAB_SNMP_MAX_VALUE	1024	/* the larger of the two; lib/snmp checks */
+#define LAB_SNMP_MAX_WALK_BYTES	((size_t)16 * 1024 * 1024)
 
 /*
  * SNMP v1/v2c/v3 sessions to one agent (lib/snmp.c, on net-snmp's
@@ -29,6 +42,13 @@ struct lab_snmp_target {
 	const char	*context;	/* v3 context, or NULL */
 	int		 timeout_ms;	/* per request; 0: 1000 */
 	int		 retries;	/* -1: 2 */
+	/*
+	 * A deadline for the whole session on the clock monotonic_ms (both
+	 * or neither): no request starts after it, and each waits at most
+	 * until it. 0: none.
+	 */
+	int64_t		(*monotonic_ms)(void);
+	int64_t		 deadline_ms;
 };
 
 /* An OID to ask for. */
@@ -61,7 +81,10 @@ int	lab_snmp_get(struct lab_snmp *, const struct lab_oid *, size_t n,
 	    struct lab_varbind_list *out, struct lab_err *err);
 /*
  * Walks whole columns with GETBULK, several columns per request and at
- * most max_varbinds varbinds per answer, appending rows to out. On error
+ * most max_varbinds varbinds per answer, appending rows to out. A column
+ * ends when it leaves its subtree or reports endOfMibView; an OID that is
+ * not greater than the one before it in its column (an agent that loops)
+ * is an error, "OID not increasing", as are the bounds above. On error
  * out may hold part of the walk: the caller must drop it.
  */
 int	lab_snmp_walk(struct lab_snmp *, const struct lab_oid *cols,
@@ -71,6 +94,10 @@ int	lab_snmp_walk(struct lab_snmp *, const struct lab_oid *cols,
 int	lab_snmp_set_octets(struct lab_snmp *, const struct lab_oid *,
 	    const char *value, size_t len, struct lab_err *err);
 void	lab_snmp_get_stats(const struct lab_snmp *, struct lab_snmp_stats *);
+/* 1 when the last call failed because the target's deadline passed. */
+int	lab_snmp_past_deadline(const struct lab_snmp *);
+/* "ADDRESS:PORT" ("[ADDRESS]:PORT" for IPv6), as messages name it. */
+const char	*lab_snmp_peer(const struct lab_snmp *);
 /* Frees the varbinds of a list. */
 void	lab_varbind_list_release(struct lab_varbind_list *);
 

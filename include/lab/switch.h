@@ -83,7 +83,12 @@ struct lab_switch_req {
 	int	retries;	/* -1: the inventory's, else 2 */
 	int	max_varbinds;	/* per GETBULK answer; 0: 60 */
 	size_t	fanout;
+	/* the whole discovery of one switch; 0: LAB_SWITCH_DEADLINE_S */
+	int	deadline_s;
 };
+
+/* A discovery that has not ended by then fails (--deadline). */
+#define LAB_SWITCH_DEADLINE_S	120
 
 /*
  * Discovers the named switches of inv in parallel. creds holds their

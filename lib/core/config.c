@@ -16,7 +16,7 @@
 #include "yaml-priv.h"
 
 const char *const lab_config_keys[] = { "db", "credentials", "fanout",
-	"timeout", "format", NULL };
+	"timeout", "format", "switch_deadline", NULL };
 
 /* Frees; NULL is a no-op. */
 void
@@ -68,6 +68,11 @@ lab_config_check(enum lab_config_key k, const char *s, struct lab_err *err)
 		    strcmp(s, "csv") != 0)
 			return lab_err_set(err, LAB_EXIT_INPUT, "format is "
 			    "json, text or csv, not '%.64s'", s);
+		return 0;
+	case LAB_CONFIG_SWITCH_DEADLINE:
+		if (lab_parse_int(s, 1, 86400, &v) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "switch_deadline "
+			    "takes seconds from 1 to 86400, not '%.64s'", s);
 		return 0;
 	default:
 		return lab_err_set(err, LAB_EXIT_INPUT, "no such setting");

@@ -4,7 +4,9 @@
  * several columns packed into each request, and SET of one string. The
  * only file that includes net-snmp's headers; decoders see lab_varbinds.
  */
+#include <inttypes.h>
 #include <pthread.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -18,7 +20,17 @@ struct lab_snmp {
 	char			 peer[128];	/* "127.0.0.1:161" for messages */
 	int			 v1;		/* no GETBULK */
 	struct lab_snmp_stats	 stats;
+	int64_t			(*monotonic_ms)(void);
+	int64_t			 deadline_ms;	/* 0: none */
+	long			 timeout_us;	/* per try, as asked */
+	int			 retries;
+	int			 past_deadline;	/* the last call ran out */
 };
+
+/* a string is copied up to the most any decoder keeps */
+_Static_assert(LAB_SNMP_MAX_VALUE >= LAB_MIB_MAX_STR, "LAB_MIB_MAX_STR");
+_Static_assert(LAB_SNMP_MAX_VALUE >= LAB_MIB_MAX_PORTLIST,
+    "LAB_MIB_MAX_PORTLIST");
 
 static pthread_once_t	once = PTHREAD_ONCE_INIT;
 
@@ -157,6 +169,12 @@ lab_snmp_open(const struct lab_snmp_target *t, struct lab_snmp **ret,
 	ss.peername = peer;
 	ss.timeout = (long)(t->timeout_ms > 0 ? t->timeout_ms : 1000) * 1000L;
 	ss.retries = t->retries >= 0 ? t->retries : 2;
+	s->timeout_us = ss.timeout;
+	s->retries = ss.retries;
+	if (t->monotonic_ms != NULL && t->deadline_ms > 0) {
+		s->monotonic_ms = t->monotonic_ms;
+		s->deadline_ms = t->deadline_ms;
+	}
 	if (strcmp(t->version, "3") == 0) {
 		ss.version = SNMP_VERSION_3;
 		if (t->username == NULL) {
@@ -232,12 +250,30 @@ lab_snmp_get_stats(const struct lab_snmp *s, struct lab_snmp_stats *ret)
 	*ret = s->stats;
 }
 
-/* Appends a copy of net-snmp's varbind to the list. */
+/* 1 when the last call failed because the deadline passed. */
+int
+lab_snmp_past_deadline(const struct lab_snmp *s)
+{
+	return s->past_deadline;
+}
+
+/* The agent's address as messages give it. */
+const char *
+lab_snmp_peer(const struct lab_snmp *s)
+{
+	return s->peer;
+}
+
+/*
+ * Appends a copy of net-snmp's varbind to the list, of a string only what
+ * a decoder may keep; *bytes grows by what the copy holds.
+ */
 static int
-add_vb(struct lab_varbind_list *l, const netsnmp_variable_list *v)
+add_vb(struct lab_varbind_list *l, const netsnmp_variable_list *v,
+    size_t *bytes)
 {
 	struct lab_varbind	*vb;
-	size_t			 cap;
+	size_t			 cap, len;
 
 	if (l->n == l->cap) {
 		cap = l->cap ? l->cap * 2 : 256;
@@ -276,12 +312,15 @@ add_vb(struct lab_varbind_list *l, const netsnmp_variable_list *v)
 		break;
 	case ASN_OCTET_STR:
 		vb->type = LAB_SNMP_OCTETS;
-		if ((vb->str = malloc(v->val_len + 1)) == NULL) {
+		len = v->val_len < LAB_SNMP_MAX_VALUE ? v->val_len :
+		    LAB_SNMP_MAX_VALUE;
+		if ((vb->str = malloc(len + 1)) == NULL) {
 			free(vb->oid);
 			return -1;
 		}
-		memcpy(vb->str, v->val.string, v->val_len);
-		vb->str_len = v->val_len;
+		memcpy(vb->str, v->val.string, len);
+		vb->str_len = len;
+		*bytes += len + 1;
 		break;
 	case ASN_OBJECT_ID:
 		vb->type = LAB_SNMP_OID;
@@ -291,6 +330,7 @@ add_vb(struct lab_varbind_list *l, const netsnmp_variable_list *v)
 			return -1;
 		}
 		memcpy(vb->oidv, v->val.objid, vb->oidv_len * sizeof(oid));
+		*bytes += v->val_len + 1;
 		break;
 	case ASN_IPADDRESS:
 		vb->type = LAB_SNMP_IPADDRESS;
@@ -309,7 +349,42 @@ add_vb(struct lab_varbind_list *l, const netsnmp_variable_list *v)
 	default:
 		vb->type = LAB_SNMP_NULL;
 	}
+	*bytes += sizeof(*vb) + v->name_length * sizeof(*vb->oid) + 1;
 	l->n++;
+	return 0;
+}
+
+/* Fails as past the deadline. */
+static int
+deadline_fail(struct lab_snmp *s, const char *what, struct lab_err *err)
+{
+	s->past_deadline = 1;
+	return lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: %s: past the "
+	    "deadline", s->peer, what);
+}
+
+/*
+ * With a deadline, no request starts after it and none waits past it:
+ * each try of this one gets at most its share of the time left.
+ */
+static int
+fit_deadline(struct lab_snmp *s, const char *what, struct lab_err *err)
+{
+	netsnmp_session	*ss;
+	int64_t		 left;
+	long		 per;
+
+	if (s->deadline_ms == 0)
+		return 0;
+	if ((left = s->deadline_ms - s->monotonic_ms()) <= 0)
+		return deadline_fail(s, what, err);
+	per = s->timeout_us;
+	if (left * 1000 / (s->retries + 1) < per)
+		per = (long)(left * 1000 / (s->retries + 1));
+	if (per < 1000)
+		per = 1000;
+	if ((ss = snmp_sess_session(s->sp)) != NULL)
+		ss->timeout = per;
 	return 0;
 }
 
@@ -321,9 +396,17 @@ exchange(struct lab_snmp *s, netsnmp_pdu *pdu, const char *what,
 	netsnmp_pdu	*resp = NULL;
 	int		 st;
 
+	s->past_deadline = 0;
+	if (fit_deadline(s, what, err) == -1) {
+		snmp_free_pdu(pdu);
+		return -1;
+	}
 	s->stats.requests++;
 	if ((st = snmp_sess_synch_response(s->sp, pdu, &resp)) != STAT_SUCCESS) {
 		snmp_free_pdu(resp);
+		if (s->deadline_ms != 0 &&
+		    s->monotonic_ms() >= s->deadline_ms)
+			return deadline_fail(s, what, err);
 		if (st == STAT_TIMEOUT)
 			return lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: "
 			    "%s: no answer (timeout; wrong community or key, "
@@ -347,7 +430,7 @@ lab_snmp_get(struct lab_snmp *s, const struct lab_oid *oids, size_t n,
 {
 	netsnmp_pdu		*pdu, *resp;
 	netsnmp_variable_list	*v;
-	size_t			 i;
+	size_t			 i, bytes = 0;
 
 	if ((pdu = snmp_pdu_create(SNMP_MSG_GET)) == NULL)
 		return lab_err_oom(err);
@@ -357,7 +440,7 @@ lab_snmp_get(struct lab_snmp *s, const struct lab_oid *oids, size_t n,
 		return -1;
 	for (v = resp->variables; v != NULL; v = v->next_variable) {
 		s->stats.varbinds++;
-		if (add_vb(out, v) == -1) {
+		if (add_vb(out, v, &bytes) == -1) {
 			snmp_free_pdu(resp);
 			return lab_err_oom(err);
 		}
@@ -373,11 +456,42 @@ under(const oid *name, size_t len, const struct lab_oid *col)
 	    memcmp(name, col->v, col->len * sizeof(oid)) == 0;
 }
 
+/* "1.3.6.1..." of an OID, cut to fit. */
+static void
+oid_text(char *buf, size_t size, const oid *v, size_t n)
+{
+	size_t	i, off = 0;
+	int	w;
+
+	buf[0] = '\0';
+	for (i = 0; i < n && off < size; i++) {
+		w = snprintf(buf + off, size - off, "%s%" PRIuMAX, i ? "." : "",
+		    (uintmax_t)v[i]);
+		if (w < 0)
+			break;
+		off += (size_t)w;
+	}
+}
+
+/* An answer not after the column's last OID: the agent loops. */
+static int
+not_increasing(struct lab_snmp *s, const struct lab_oid *prev,
+    const netsnmp_variable_list *v, struct lab_err *err)
+{
+	char	a[160], b[160];
+
+	oid_text(a, sizeof(a), prev->v, prev->len);
+	oid_text(b, sizeof(b), v->name, v->name_length);
+	return lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: walk: OID not "
+	    "increasing: %s >= %s (the agent loops): gave up", s->peer, a, b);
+}
+
 /*
  * Walks columns together: every request carries each unfinished column's
  * last OID, so one GETBULK brings rows of several columns (at most
  * max_varbinds varbinds, the agent's limit). A column ends when an answer
- * leaves its subtree, reports endOfMibView or fails to move forward.
+ * leaves its subtree or reports endOfMibView; one that fails to move
+ * forward, or outgrows the bounds of lab/snmp.h, fails the walk.
  */
 int
 lab_snmp_walk(struct lab_snmp *s, const struct lab_oid *cols, size_t ncols,
@@ -386,14 +500,15 @@ lab_snmp_walk(struct lab_snmp *s, const struct lab_oid *cols, size_t ncols,
 	struct lab_oid		*cur;
 	netsnmp_pdu		*pdu, *resp;
 	netsnmp_variable_list	*v;
-	size_t			 i, k, nactive, *act, rows = 0;
-	char			*done;
+	size_t			 i, k, nactive, *act, *rows, bytes = 0;
+	char			*done, out_col[160];
 	int			 rc = -1;
 
 	cur = calloc(ncols + 1, sizeof(*cur));
 	done = calloc(ncols + 1, 1);
 	act = calloc(ncols + 1, sizeof(*act));
-	if (cur == NULL || done == NULL || act == NULL) {
+	rows = calloc(ncols + 1, sizeof(*rows));
+	if (cur == NULL || done == NULL || act == NULL || rows == NULL) {
 		lab_err_oom(err);
 		goto out;
 	}
@@ -432,26 +547,42 @@ lab_snmp_walk(struct lab_snmp *s, const struct lab_oid *cols, size_t ncols,
 			    v->type == SNMP_NOSUCHOBJECT ||
 			    v->type == SNMP_NOSUCHINSTANCE ||
 			    !under(v->name, v->name_length, &cols[i]) ||
-			    snmp_oid_compare(v->name, v->name_length,
-			    cur[i].v, cur[i].len) <= 0 ||
 			    v->name_length > LAB_MIB_MAX_OID) {
 				done[i] = 1;
 				continue;
 			}
-			if (add_vb(out, v) == -1) {
+			/* as snmpwalk: a repeat or a step back is an error */
+			if (snmp_oid_compare(v->name, v->name_length,
+			    cur[i].v, cur[i].len) <= 0) {
+				not_increasing(s, &cur[i], v, err);
+				snmp_free_pdu(resp);
+				goto out;
+			}
+			if (++rows[i] > LAB_MIB_MAX_ROWS) {
+				oid_text(out_col, sizeof(out_col), cols[i].v,
+				    cols[i].len);
+				lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: "
+				    "walk: more than %d rows in column %s: "
+				    "gave up", s->peer, LAB_MIB_MAX_ROWS,
+				    out_col);
+				snmp_free_pdu(resp);
+				goto out;
+			}
+			if (add_vb(out, v, &bytes) == -1) {
 				snmp_free_pdu(resp);
 				lab_err_oom(err);
 				goto out;
 			}
-			memcpy(cur[i].v, v->name, v->name_length * sizeof(oid));
-			cur[i].len = v->name_length;
-			if (++rows > (size_t)LAB_MIB_MAX_ROWS * ncols) {
-				snmp_free_pdu(resp);
+			if (bytes > LAB_SNMP_MAX_WALK_BYTES) {
 				lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: "
-				    "more than %d rows in a table: gave up",
-				    s->peer, LAB_MIB_MAX_ROWS);
+				    "walk: more than %zu MiB of answers after "
+				    "%zu rows: gave up", s->peer,
+				    LAB_SNMP_MAX_WALK_BYTES >> 20, out->n);
+				snmp_free_pdu(resp);
 				goto out;
 			}
+			memcpy(cur[i].v, v->name, v->name_length * sizeof(oid));
+			cur[i].len = v->name_length;
 		}
 		/* an empty answer would loop for ever */
 		if (resp->variables == NULL)
@@ -464,6 +595,7 @@ out:
 	free(cur);
 	free(done);
 	free(act);
+	free(rows);
 	return rc;
 }
 

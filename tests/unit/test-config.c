@@ -45,6 +45,12 @@ main(void)
 	CHECK(load("fanout: 0\n", &c, &err) == -1);
 	CHECK_HAS(err.msg, "c.yaml:1:9: fanout takes");
 	CHECK(load("format: xml\n", &c, &err) == -1);
+	CHECK(load("switch_deadline: 300\n", &c, &err) == 0 && c != NULL);
+	if (c != NULL)
+		CHECK_STR(c->value[LAB_CONFIG_SWITCH_DEADLINE], "300");
+	lab_config_free(c);
+	CHECK(load("switch_deadline: 0\n", &c, &err) == -1);
+	CHECK_HAS(err.msg, "c.yaml:1:18: switch_deadline takes seconds");
 	CHECK(load("db: [a, b]\n", &c, &err) == -1);
 	CHECK(load("- db\n", &c, &err) == -1);
 
