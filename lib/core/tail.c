@@ -46,6 +46,8 @@ lab_tail_add(struct lab_tail *t, const void *data, size_t n)
 
 	if (t->oom)
 		return -1;
+	if (n == 0)
+		return 0;
 	t->total += n;
 	if (n >= t->cap) {
 		/* only the last cap bytes of these count */
@@ -90,8 +92,10 @@ lab_tail_steal(struct lab_tail *t, size_t *len)
 		t->oom = 1;
 		return NULL;
 	}
-	memcpy(q, t->p + t->head, t->len - t->head);
-	memcpy(q + (t->len - t->head), t->p, t->head);
+	if (t->len > 0) {
+		memcpy(q, t->p + t->head, t->len - t->head);
+		memcpy(q + (t->len - t->head), t->p, t->head);
+	}
 	q[t->len] = '\0';
 	*len = t->len;
 	free(t->p);

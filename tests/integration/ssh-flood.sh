@@ -52,7 +52,12 @@ HWM_KB=65536		# peak resident memory allowed, KiB
 AS=1073741824		# prlimit --as, bytes (not under ASan)
 asan=0
 if ldd "$LAB" 2>/dev/null | grep -q libasan; then
+	# AddressSanitizer reserves terabytes of address space, adds shadow
+	# memory and keeps freed blocks (256 MiB by default) in quarantine:
+	# no --as, a smaller quarantine, and room for its overhead
 	asan=1
+	ASAN_OPTIONS="$ASAN_OPTIONS:quarantine_size_mb=16"
+	HWM_KB=${ASAN_HWM_KB:-196608}
 fi
 
 # bounded NAME CMD...: runs CMD (stdout/stderr in $T/NAME.out/.err, exit
