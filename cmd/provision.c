@@ -197,6 +197,8 @@ print_plan(struct prov *p, const struct lab_provision *a, struct lab_err *err)
 			else
 				lab_json_int(&j, a->results[i].exit_status);
 			lab_json_kstr(&j, "output", a->results[i].output);
+			lab_json_kint(&j, "output_bytes",
+			    a->results[i].output_bytes);
 			lab_json_kint(&j, "elapsed_ms", a->results[i].elapsed_ms);
 			lab_json_obj_end(&j);
 		}

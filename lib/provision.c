@@ -8,9 +8,9 @@
 #include "lab/plan.h"
 #include "lab/provision.h"
 #include "lab/str.h"
+#include "lab/tail.h"
 #include "db/runs.h"
 
-#define OUTPUT_CAP	((size_t)64 * 1024)	/* kept of each step's output */
 #define STEP_TIMEOUT_MS	(600 * 1000)
 #define RECONNECT_TRY_MS 5000		/* one connection attempt */
 
@@ -27,21 +27,32 @@ sleep_ms(int64_t ms)
 		;
 }
 
-/* stdout then stderr, capped, as one string. */
+/*
+ * stdout then stderr as one string: their last LAB_SSH_OUTPUT_CAP bytes
+ * at most, after a note of the cut when there was one; *bytes gets their
+ * whole size.
+ */
 static char *
-join_output(const struct lab_ssh_result *r)
+join_output(const struct lab_ssh_result *r, int64_t *bytes)
 {
-	struct lab_buf	b;
-	size_t		n;
+	struct lab_tail	 t;
+	char		*p, *text;
+	size_t		 len;
 
-	lab_buf_init(&b);
-	n = r->outlen < OUTPUT_CAP ? r->outlen : OUTPUT_CAP;
-	if (r->out != NULL && n > 0)
-		lab_buf_add(&b, r->out, n);
-	n = r->errlen < OUTPUT_CAP - n ? r->errlen : OUTPUT_CAP - n;
-	if (r->err != NULL && n > 0)
-		lab_buf_add(&b, r->err, n);
-	return lab_buf_steal(&b);
+	*bytes = (int64_t)(r->outbytes + r->errbytes);
+	lab_tail_init(&t, LAB_SSH_OUTPUT_CAP);
+	if (r->out != NULL)
+		lab_tail_add(&t, r->out, r->outlen);
+	if (r->err != NULL)
+		lab_tail_add(&t, r->err, r->errlen);
+	if ((p = lab_tail_steal(&t, &len)) == NULL) {
+		lab_tail_release(&t);
+		return NULL;
+	}
+	lab_tail_release(&t);
+	text = lab_tail_text(p, len, r->outbytes + r->errbytes);
+	free(p);
+	return text;
 }
 
 /* A new connection, tried until deadline (monotonic ms). */
@@ -93,13 +104,13 @@ run_step(struct lab_ssh *s, const struct lab_step *st, int timeout_ms,
 	}
 	if (lab_ssh_exec(s, st->text, NULL, 0, timeout_ms, &res, &e) == -1) {
 		r->exit_status = -1;
-		r->output = join_output(&res);
+		r->output = join_output(&res, &r->output_bytes);
 		snprintf(r->note, sizeof(r->note), "%s", e.msg);
 		lab_ssh_result_free(&res);
 		return -1;
 	}
 	r->exit_status = res.exit_status;
-	r->output = join_output(&res);
+	r->output = join_output(&res, &r->output_bytes);
 	if (res.exit_status != 0)
 		snprintf(r->note, sizeof(r->note), "exited with status %d%s%s",
 		    res.exit_status, res.signal ? ", signal " : "",

@@ -28,7 +28,10 @@ enum lab_run_status {
 struct lab_step_result {
 	int		 ran;		/* started */
 	int		 exit_status;	/* -1: the link died or it timed out */
-	char		*output;	/* stdout then stderr, capped */
+	char		*output;	/* stdout then stderr: the last
+					   LAB_SSH_OUTPUT_CAP bytes, after
+					   "[output cut: ...]" when cut */
+	int64_t		 output_bytes;	/* their whole size */
 	int64_t		 started_ms;	/* monotonic */
 	int64_t		 elapsed_ms;
 	char		 note[200];	/* why it failed, when it did */

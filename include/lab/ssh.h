@@ -3,6 +3,7 @@
 #define LAB_SSH_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "lab/ctx.h"
 #include "lab/err.h"
@@ -97,19 +98,33 @@ struct lab_ssh_hostkey {
 int	lab_ssh_connect(const struct lab_ssh_opts *, struct lab_ssh **ret,
 	    struct lab_ssh_hostkey *key, struct lab_err *);
 
+/*
+ * What is kept of each stream of a command's output: its last bytes
+ * (struct lab_tail), whatever the peer sends.
+ */
+#define LAB_SSH_OUTPUT_CAP		((size_t)1024 * 1024)
+
 struct lab_ssh_result {
 	int	 exit_status;	/* -1 if killed by a signal or the
 				   channel died */
 	char	*signal;	/* the signal ("TERM", "KILL"), or NULL */
-	char	*out;		/* stdout, NUL-terminated (not in outlen) */
+	char	*out;		/* stdout, NUL-terminated (not in outlen):
+				   its last LAB_SSH_OUTPUT_CAP bytes at
+				   most */
 	size_t	 outlen;
-	char	*err;		/* stderr, NUL-terminated */
+	uint64_t outbytes;	/* stdout's whole size (> outlen: cut) */
+	char	*err;		/* stderr, the same */
 	size_t	 errlen;
+	uint64_t errbytes;
 };
 
 /*
  * Runs cmd through the remote user's shell (no pty), feeding input (may be
- * NULL) on its stdin, then closing stdin. timeout_ms 0: no limit.
+ * NULL) on its stdin, then closing stdin. timeout_ms 0: no limit (then
+ * an endless output runs forever, in bounded memory). Reading stops at
+ * the deadline, however fast the output comes; of each stream only the
+ * last LAB_SSH_OUTPUT_CAP bytes are kept, and its size (outbytes,
+ * errbytes): lab_tail_text() makes the text with a note of the cut.
  * Returns 0 when the command ran to an exit status or a signal (whatever
  * it is: check result->exit_status); -1 with err set when the connection
  * dropped, timed out or failed: then result->exit_status is -1 and the

@@ -4,33 +4,10 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/tail.h"
 #include "ssh-priv.h"
 
 #define READ_CHUNK	32768
-
-struct buf {
-	char	*p;
-	size_t	 len;
-	size_t	 cap;
-};
-
-/* Makes room for READ_CHUNK more bytes and the NUL. */
-static int
-buf_room(struct buf *b)
-{
-	char	*p;
-	size_t	 cap;
-
-	if (b->cap - b->len > READ_CHUNK)
-		return 0;
-	cap = b->cap * 2 > b->len + READ_CHUNK + 1 ? b->cap * 2 :
-	    b->len + READ_CHUNK + 1;
-	if ((p = realloc(b->p, cap)) == NULL)
-		return -1;
-	b->p = p;
-	b->cap = cap;
-	return 0;
-}
 
 /* Frees what a result holds and clears it. */
 void
@@ -53,25 +30,29 @@ unusable(struct lab_ssh *s, struct lab_err *err)
 }
 
 /*
- * Reads what is there on stream (0 stdout, 1 stderr) into b. Returns the
- * bytes read (0: none now), or a libssh2 error.
+ * Reads what is there on stream (0 stdout, 1 stderr) into t, through
+ * chunk (READ_CHUNK bytes), until the deadline (0: none). Returns the
+ * bytes read (0: none now), or a libssh2 error; *late is set when the
+ * deadline passed.
  */
 static ssize_t
-drain(LIBSSH2_CHANNEL *ch, int stream, struct buf *b)
+drain(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, int stream, struct lab_tail *t,
+    char *chunk, int64_t deadline, int *late)
 {
 	ssize_t	n, total = 0;
 
 	for (;;) {
-		if (buf_room(b) < 0)
-			return LIBSSH2_ERROR_ALLOC;
-		n = libssh2_channel_read_ex(ch, stream, b->p + b->len,
-		    b->cap - b->len - 1);
+		if (deadline > 0 && lab_ssh_now(s) >= deadline) {
+			*late = 1;
+			break;
+		}
+		n = libssh2_channel_read_ex(ch, stream, chunk, READ_CHUNK);
 		if (n == LIBSSH2_ERROR_EAGAIN || n == 0)
 			break;
 		if (n < 0)
 			return n;
-		b->len += (size_t)n;
-		b->p[b->len] = '\0';
+		if (lab_tail_add(t, chunk, (size_t)n) < 0)
+			return LIBSSH2_ERROR_ALLOC;
 		total += n;
 	}
 	return total;
@@ -99,17 +80,22 @@ exit_of(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, struct lab_ssh_result *r,
 /* Runs the open channel's command to its end; see lab_ssh_exec(). */
 static int
 run(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, const char *input, size_t inlen,
-    int64_t deadline, int ms, struct buf *out, struct buf *errb,
-    struct lab_err *err)
+    int64_t deadline, int ms, struct lab_tail *out, struct lab_tail *errb,
+    char *chunk, struct lab_err *err)
 {
 	size_t	sent = 0;
-	ssize_t	n, m;
-	int	eof_sent = 0, rc, progress;
+	ssize_t	n, m = 0;
+	int	eof_sent = 0, rc, progress, late = 0;
 
 	for (;;) {
-		if ((n = drain(ch, 0, out)) < 0 || (m = drain(ch, 1, errb)) < 0)
+		if ((n = drain(s, ch, 0, out, chunk, deadline, &late)) < 0 ||
+		    (m = drain(s, ch, 1, errb, chunk, deadline, &late)) < 0)
 			return lab_ssh_fail_rc(s, n < 0 ? (int)n : (int)m,
 			    "while running a command", err);
+		/* an endless output ends at the deadline too */
+		if (late)
+			return lab_ssh_timed_out(s, "running a command", ms,
+			    err);
 		progress = n > 0 || m > 0;
 		if (libssh2_channel_eof(ch))
 			break;
@@ -164,23 +150,23 @@ lab_ssh_exec(struct lab_ssh *s, const char *cmd, const void *input,
     struct lab_err *err)
 {
 	LIBSSH2_CHANNEL	*ch;
-	struct buf	 out = { NULL, 0, 0 }, errb = { NULL, 0, 0 };
+	struct lab_tail	 out, errb;
+	char		*chunk;
 	int64_t		 deadline;
 	int		 rc, rv = -1;
 
 	memset(r, 0, sizeof(*r));
 	r->exit_status = -1;
-	if (buf_room(&out) < 0 || buf_room(&errb) < 0) {
-		free(out.p);
-		free(errb.p);
+	lab_tail_init(&out, LAB_SSH_OUTPUT_CAP);
+	lab_tail_init(&errb, LAB_SSH_OUTPUT_CAP);
+	if ((chunk = malloc(READ_CHUNK)) == NULL)
 		return lab_err_oom(err);
-	}
-	out.p[0] = errb.p[0] = '\0';
 	if (s->dead) {
 		unusable(s, err);
 		goto out;
 	}
 	deadline = timeout_ms > 0 ? lab_ssh_now(s) + timeout_ms : 0;
+	lab_ssh_deadline(s, deadline, timeout_ms);
 	while ((ch = libssh2_channel_open_session(s->session)) == NULL) {
 		if (libssh2_session_last_errno(s->session) !=
 		    LIBSSH2_ERROR_EAGAIN) {
@@ -203,18 +189,27 @@ lab_ssh_exec(struct lab_ssh *s, const char *cmd, const void *input,
 	if (rc < 0)
 		lab_ssh_fail(s, "starting a command", err);
 	else if (run(s, ch, input, inlen, deadline, timeout_ms, &out, &errb,
-	    err) == 0)
+	    chunk, err) == 0)
 		rv = exit_of(s, ch, r, err);
 	/* a dead connection's channels go with the session */
+	lab_ssh_deadline(s, 0, 0);
 	if (!s->dead)
 		while (libssh2_channel_free(ch) == LIBSSH2_ERROR_EAGAIN &&
 		    lab_ssh_wait(s, lab_ssh_now(s) + s->io_timeout_ms) == 0)
 			;
 out:
-	r->out = out.p;
-	r->outlen = out.len;
-	r->err = errb.p;
-	r->errlen = errb.len;
+	lab_ssh_deadline(s, 0, 0);
+	free(chunk);
+	r->outbytes = out.total;
+	r->errbytes = errb.total;
+	r->out = lab_tail_steal(&out, &r->outlen);
+	r->err = lab_tail_steal(&errb, &r->errlen);
+	lab_tail_release(&out);
+	lab_tail_release(&errb);
+	if ((r->out == NULL || r->err == NULL) && err->code == LAB_EXIT_OK) {
+		lab_err_oom(err);
+		rv = -1;
+	}
 	return rv;
 }
 

@@ -110,6 +110,9 @@ lab_ssh_fail_rc(struct lab_ssh *s, int rc, const char *what,
 	msg = last_error(s, &last);
 	if (rc == 0)
 		rc = last;
+	/* a read refused for the deadline (banner.c) */
+	if (s->recv_late)
+		return lab_ssh_timed_out(s, what, s->deadline_ms, err);
 	if (lab_ssh_conn_lost(rc)) {
 		s->dead = 1;
 		return lab_err_set(err, LAB_EXIT_PARTIAL,
@@ -147,11 +150,18 @@ handshake(struct lab_ssh *s, int64_t deadline, int ms, struct lab_err *err)
 
 	while ((rc = libssh2_session_handshake(s->session, s->fd)) ==
 	    LIBSSH2_ERROR_EAGAIN)
-		if (lab_ssh_wait(s, deadline) < 0)
+		if (lab_ssh_wait(s, deadline) < 0) {
+			if (lab_ssh_banner_fail(s, 1, ms, err) < 0)
+				return -1;
 			return lab_ssh_timed_out(s, "in the SSH handshake",
 			    ms, err);
+		}
 	if (rc == 0)
 		return 0;
+	if (lab_ssh_banner_fail(s, s->recv_late, ms, err) < 0)
+		return -1;
+	if (s->recv_late)
+		return lab_ssh_timed_out(s, "in the SSH handshake", ms, err);
 	msg = last_error(s, NULL);
 	switch (rc) {
 	case LIBSSH2_ERROR_BANNER_RECV:
@@ -445,6 +455,8 @@ lab_ssh_connect(const struct lab_ssh_opts *o, struct lab_ssh **ret,
 		goto out;
 	}
 	libssh2_session_set_blocking(s->session, 0);
+	lab_ssh_recv_setup(s);
+	lab_ssh_deadline(s, deadline, ms);
 	if (lab_ssh_known_load(s, o->known_hosts, &known, err) < 0 ||
 	    lab_ssh_known_prefs(s, known, err) < 0 || set_prefs(s, err) < 0)
 		goto out;
@@ -463,6 +475,7 @@ lab_ssh_connect(const struct lab_ssh_opts *o, struct lab_ssh **ret,
 	    lab_ssh_known_check(s, known, o->accept_new, key, err) < 0 ||
 	    authenticate(s, o, deadline, ms, err) < 0)
 		goto out;
+	lab_ssh_deadline(s, 0, 0);
 	*ret = s;
 	s = NULL;
 	rv = 0;
@@ -488,6 +501,8 @@ lab_ssh_close(struct lab_ssh *s)
 	if (s->dead && s->fd >= 0)
 		shutdown(s->fd, SHUT_RDWR);
 	deadline = lab_ssh_now(s) + 2000;
+	if (s->session != NULL)
+		lab_ssh_deadline(s, deadline, 2000);
 	if (s->sftp != NULL)
 		while (libssh2_sftp_shutdown(s->sftp) == LIBSSH2_ERROR_EAGAIN &&
 		    lab_ssh_wait(s, deadline) == 0)

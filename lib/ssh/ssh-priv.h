@@ -15,6 +15,27 @@
 #define LAB_SSH_KINDS	6
 /* The name-lists of a KEXINIT packet (RFC 4253 7.1). */
 #define LAB_SSH_KEXINIT_LISTS	10
+/*
+ * What a server may send before its version line (RFC 4253 4.2 allows
+ * other lines first), at most.
+ */
+#define LAB_SSH_BANNER_MAX	((size_t)16 * 1024)
+
+/* banner.c: where the reading of the server's first bytes stands */
+enum lab_ssh_banner_state {
+	LAB_SSH_BANNER_LINE,	/* at a line start: head holds "SSH-"'s start */
+	LAB_SSH_BANNER_SKIP,	/* in a line before the version line */
+	LAB_SSH_BANNER_GIVE,	/* handing "SSH-" on to libssh2 */
+	LAB_SSH_BANNER_PASS,	/* past it: every byte goes to libssh2 */
+};
+
+struct lab_ssh_banner {
+	enum lab_ssh_banner_state state;
+	size_t		 bytes;		/* read before the version line */
+	size_t		 nhead;		/* of "SSH-" matched at a line start */
+	size_t		 given;		/* of those handed on */
+	int		 too_long;	/* more than LAB_SSH_BANNER_MAX */
+};
 
 struct lab_ssh {
 	LIBSSH2_SESSION	*session;
@@ -22,6 +43,10 @@ struct lab_ssh {
 	const struct lab_ctx *ctx;	/* the clock and $HOME */
 	int		 fd;
 	int		 dead;		/* dropped or timed out */
+	int64_t		 deadline;	/* every read fails past it (0: none) */
+	int		 deadline_ms;	/* its length, for the messages */
+	int		 recv_late;	/* a read failed for the deadline */
+	struct lab_ssh_banner banner;	/* banner.c */
 	int		 io_timeout_ms;	/* a stalled SFTP step's limit */
 	int		 legacy;
 	const char	*password;	/* in connect only (kbd-int.) */
@@ -38,6 +63,13 @@ int64_t	lab_ssh_now(const struct lab_ssh *);
 int	lab_ssh_wait(struct lab_ssh *, int64_t deadline);
 int	lab_ssh_tcp(const struct lab_ctx *, const char *address, int port,
 	    int64_t deadline, int *ret_fd, int *ret_errno);
+
+/* banner.c: every read libssh2 makes, bounded by the deadline and, before
+   the server's version line, by LAB_SSH_BANNER_MAX */
+void	lab_ssh_recv_setup(struct lab_ssh *);
+void	lab_ssh_deadline(struct lab_ssh *, int64_t deadline, int ms);
+int	lab_ssh_banner_fail(struct lab_ssh *, int late, int ms,
+	    struct lab_err *);
 
 /* session.c */
 int	lab_ssh_conn_lost(int rc);

@@ -43,7 +43,9 @@ State, one file each in STATEDIR: url (empty: none), connected (0/1),
 boot (NO_BOOT, BOOT_ONCE, BOOT_ALWAYS), applet (Disconnected, Connected),
 power (On, Off); log gets every command line received, in order. Test
 knob: while STATEDIR/drop exists, "insert" answers status=0 but the image
-does not stay (as when something else ejects it at once).
+does not stay (as when something else ejects it at once). While
+STATEDIR/flood exists, a command is answered with the status lines, then
+lines of text without end (a hostile or broken iLO).
 """
 import os
 import sys
@@ -176,8 +178,23 @@ def write(lines):
     sys.stdout.flush()
 
 
+def flood():
+    write(["", "status=0", "status_tag=COMMAND COMPLETED", date(), ""])
+    chunk = "".join("flood %06d all work and no play\r\n" % i
+                    for i in range(1000))
+    try:
+        while True:
+            sys.stdout.write(chunk)
+    except (BrokenPipeError, OSError):
+        os._exit(0)
+
+
 def main():
     cmd = os.environ.get("SSH_ORIGINAL_COMMAND", "").strip()
+    if cmd and os.path.exists(os.path.join(D, "flood")):
+        with open(os.path.join(D, "log"), "a") as f:
+            f.write(cmd + "\n")
+        flood()
     if cmd:
         write([""] + answer(cmd))
         return

@@ -10,7 +10,8 @@
  * $LAB_TEST_PASSPHRASE, a password from $LAB_TEST_PASSWORD. exec feeds
  * FILE (-I) on the command's stdin and writes its stdout and stderr to
  * the files -O and -E; upload sends FILE (-I). Prints "hostkey: TYPE
- * FINGERPRINT added|known", then "exit: N" or "signal: NAME" for exec,
+ * FINGERPRINT added|known", then (exec) "out: N bytes, the last M kept"
+ * when stdout was cut and "exit: N" or "signal: NAME",
  * "uploaded: N bytes" for upload. Errors go to stderr as "ssh-probe:
  * MESSAGE" and the exit status is the struct lab_err code. -j N runs the
  * connection and verb N times at once, through lab_fanout_run(), and
@@ -137,6 +138,9 @@ report(const struct probe *p, struct job *j, const char *prefix)
 	if (strcmp(p->verb, "exec") == 0) {
 		spill(p->out_file, j->r.out, j->r.outlen);
 		spill(p->err_file, j->r.err, j->r.errlen);
+		if (j->r.outbytes > j->r.outlen)
+			printf("%sout: %llu bytes, the last %zu kept\n", prefix,
+			    (unsigned long long)j->r.outbytes, j->r.outlen);
 		if (j->rv == 0 && j->r.signal != NULL)
 			printf("%ssignal: %s\n", prefix, j->r.signal);
 		else if (j->rv == 0)

@@ -191,13 +191,18 @@ check "exec: stdin came back through the command" \
     [ "$(cat "$T/cmd.out")" = "$(printf 'ONE\nTWO\nTHREE')" ]
 
 head -c 3000000 /dev/urandom >"$T/big"
-h1 -I "$T/big" exec 'sha256sum; head -c 4000000 /dev/zero'
-expect_ok "exec: 3 MB in, 4 MB out" "exit: 0"
+h1 -I "$T/big" exec 'sha256sum >&2; head -c 1048000 /dev/zero'
+expect_ok "exec: 3 MB in, 1 MB out" "exit: 0"
 check "exec: the 3 MB arrived intact" \
-    [ "$(head -c 64 "$T/cmd.out")" = \
+    [ "$(head -c 64 "$T/cmd.err")" = \
     "$(sha256sum <"$T/big" | head -c 64)" ]
-check "exec: the 4 MB came back whole" \
-    [ "$(wc -c <"$T/cmd.out")" -eq $((4000000 + 64 + 4)) ]
+check "exec: the 1 MB came back whole" \
+    [ "$(wc -c <"$T/cmd.out")" -eq 1048000 ]
+# more than LAB_SSH_OUTPUT_CAP (1 MiB): the last 1 MiB, and the size
+h1 exec 'head -c 4000000 /dev/zero; echo end'
+expect_ok "exec: 4 MB out" "out: 4000004 bytes, the last 1048576 kept"
+check "exec: 1 MiB of the 4 MB kept" [ "$(wc -c <"$T/cmd.out")" -eq 1048576 ]
+check "exec: the last 1 MiB" [ "$(tail -c 4 "$T/cmd.out")" = end ]
 
 h1 -j 8 exec 'echo parallel'
 if [ "$rc" -eq 0 ] && [ "$(grep -c ': exit: 0$' "$T/out")" -eq 8 ]; then
