@@ -311,6 +311,16 @@ apply(struct prov *p, struct lab_err *err)
 		return -1;
 	memset(&a, 0, sizeof(a));
 	memset(&key, 0, sizeof(key));
+	a.target_lock = getenv("LAB_TARGET_LOCK");
+	if (a.target_lock != NULL && *a.target_lock == '\0')
+		a.target_lock = NULL;
+	if (a.target_lock != NULL && (a.target_lock[0] != '/' ||
+	    a.target_lock[strspn(a.target_lock, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-")] != '\0')) {
+		return lab_err_set(err, LAB_EXIT_INPUT, "LAB_TARGET_LOCK "
+		    "'%.64s' is not an absolute path of [A-Za-z0-9_./-]",
+		    a.target_lock);
+	}
 	if (lab_ssh_connect(&p->ssh, &a.conn, &key, err) == -1)
 		return -1;
 	if (key.added) {
@@ -411,7 +421,8 @@ static const struct lab_opt provision_opts[] = {
 	{ "cache", "SLOT", "an SSD as L2ARC cache" },
 	{ "log", "SLOT", "an SSD as separate intent log" },
 	{ "pool", "NAME", "the pool (ZFS) or volume group (md) name" },
-	{ "force", NULL, "use disks that hold a partition table" },
+	{ "force", NULL, "use disks that hold a partition table, and mount a "
+	  "layout file's filesystems over folders that hold files" },
 	{ "bond", "MODE", "network: active-backup, 802.3ad or balance-alb" },
 	{ "nics", "NICS", "the NICs to bond, comma-separated (default: all)" },
 	{ "bridge", "NAME", "a bridge over the bond, holding the host's "

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "lab/json.h"
+#include "lab/owner.h"
 #include "lab/plan.h"
 #include "lab/provision.h"
 #include "lab/str.h"
@@ -146,6 +147,95 @@ await_rollback(const struct lab_ctx *ctx, struct lab_provision *a,
 	    "rollback timer: %s", p->host, p->rollback_s, e.msg);
 }
 
+/*
+ * The target's lock: flock on LAB_TARGET_LOCK, held by a process left on
+ * the target that lives as long as the sshd process of this connection
+ * (found up the parent chain: "sshd", or "sshd-session" from OpenSSH
+ * 9.8 on), so a lab that dies (or whose connection
+ * does) lets go of it within a second; lab_provision_apply ends it when
+ * the run ends. A lock still held after 5 s (the holder of a lab that
+ * died just now lets go within a second) is another run's. Prints that
+ * process's pid; exit 75: the lock is held,
+ * 127: no flock, 126: the lock file cannot be opened. Its sleeps do not
+ * hold the lock (9>&-): killing the holder lets go at once.
+ */
+static const char lock_cmd[] =
+    "command -v flock >/dev/null 2>&1 || exit 127; "
+    "d=${0%/*}; mkdir -p \"$d\" 2>/dev/null; "
+    "exec 9>>\"$0\" || exit 126; flock -w 5 9 || exit 75; p=$PPID; "
+    "while [ \"$p\" -gt 1 ]; do "
+    "case $(cat /proc/$p/comm 2>/dev/null) in sshd|sshd-session) break ;; "
+    "esac; set -- $(cat /proc/$p/stat 2>/dev/null) 0 0 0 0; p=$4; "
+    "case $p in *[!0-9]*|\"\") p=1 ;; esac; done; "
+    "[ \"$p\" -gt 1 ] || p=$PPID; "
+    "(while [ -e /proc/$p ]; do sleep 1 9>&-; done) "
+    "</dev/null >/dev/null 2>&1 & echo $!";
+
+/* Takes the target's lock; *holder: the pid that holds it there. */
+static int
+target_lock(struct lab_ssh *s, const char *host, const char *lock,
+    long *holder, char *msg, size_t len)
+{
+	struct lab_ssh_result	 r;
+	struct lab_err		 e;
+	char			*cmd;
+	int			 rc = -1;
+
+	lab_err_init(&e);
+	memset(&r, 0, sizeof(r));
+	*holder = 0;
+	if (lock[0] != '/' || lock[strspn(lock, "abcdefghijklmnopqrstuvwxyz"
+	    "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_./-")] != '\0') {
+		snprintf(msg, len, "%s: the target's lock file '%.64s' is not "
+		    "an absolute path of [A-Za-z0-9_./-]", host, lock);
+		return -1;
+	}
+	/* sh -c CMD FILE: the file is $0, the command holds no path */
+	if ((cmd = lab_asprintf("sh -c '%s' %s", lock_cmd, lock)) == NULL) {
+		snprintf(msg, len, "out of memory");
+		return -1;
+	}
+	if (lab_ssh_exec(s, cmd, NULL, 0, 60000, &r, &e) == -1)
+		snprintf(msg, len, "%s: cannot take the lock %s: %s", host,
+		    lock, e.msg);
+	else if (r.exit_status == 75)
+		snprintf(msg, len, "%s: another provisioning run holds the "
+		    "lock %s on the target (from another lab database, or "
+		    "by hand); nothing was changed", host, lock);
+	else if (r.exit_status == 127)
+		snprintf(msg, len, "%s: the target has no flock command "
+		    "(util-linux), which lab locks %s with; nothing was "
+		    "changed", host, lock);
+	else if (r.exit_status != 0 || r.out == NULL ||
+	    (*holder = strtol(r.out, NULL, 10)) <= 0)
+		snprintf(msg, len, "%s: cannot take the lock %s on the "
+		    "target (exit %d)%s%.200s; nothing was changed", host,
+		    lock, r.exit_status, r.err && *r.err ? ": " :
+		    "", r.err ? r.err : "");
+	else
+		rc = 0;
+	free(cmd);
+	lab_ssh_result_free(&r);
+	return rc;
+}
+
+/* Ends the process holding the target's lock (if the link still works). */
+static void
+target_unlock(struct lab_ssh *s, long holder)
+{
+	struct lab_ssh_result	 r;
+	struct lab_err		 e;
+	char			 cmd[64];
+
+	if (holder <= 0)
+		return;
+	lab_err_init(&e);
+	memset(&r, 0, sizeof(r));
+	snprintf(cmd, sizeof(cmd), "kill %ld 2>/dev/null; :", holder);
+	(void)lab_ssh_exec(s, cmd, NULL, 0, 10000, &r, &e);
+	lab_ssh_result_free(&r);
+}
+
 /* The plan as JSON, as the run stores it. */
 static char *
 plan_json(const struct lab_plan *p)
@@ -165,10 +255,12 @@ lab_provision_apply(const struct lab_ctx *ctx, struct lab_db *db,
     const struct lab_plan *p, struct lab_provision *a, struct lab_err *err)
 {
 	struct lab_step_result	*r;
+	struct lab_owner	 self;
 	struct lab_ssh		*fresh;
 	const struct lab_step	*st;
 	char			*json;
 	int64_t			 armed = 0;
+	long			 holder = 0;
 	int			 timeout, rc;
 	size_t			 i;
 
@@ -182,10 +274,16 @@ lab_provision_apply(const struct lab_ctx *ctx, struct lab_db *db,
 		return lab_err_oom(err);
 	a->nresults = p->nsteps;
 	json = plan_json(p);
-	rc = lab_db_run_begin(db, p, json, ctx->wall(), &a->run_id, err);
+	lab_owner_self(&self);
+	rc = lab_db_run_begin(db, p, json, &self, ctx->wall(), &a->run_id, err);
 	free(json);
 	if (rc == -1)
 		return -1;
+	if (target_lock(a->conn, p->host, a->target_lock != NULL ?
+	    a->target_lock : LAB_TARGET_LOCK, &holder, a->message,
+	    sizeof(a->message)) == -1)
+		return lab_db_run_end(db, p, a->run_id, a->status, 0,
+		    a->message, ctx->wall(), err);
 	for (i = 0; i < p->nsteps; i++) {
 		st = &p->steps[i];
 		r = &a->results[i];
@@ -245,6 +343,7 @@ lab_provision_apply(const struct lab_ctx *ctx, struct lab_db *db,
 	}
 	if (i == p->nsteps)
 		a->status = LAB_RUN_DONE;
+	target_unlock(a->conn, holder);
 	return lab_db_run_end(db, p, a->run_id, a->status, a->failed_step,
 	    a->message, ctx->wall(), err);
 }

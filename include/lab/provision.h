@@ -22,6 +22,7 @@ enum lab_run_status {
 	LAB_RUN_DONE,
 	LAB_RUN_FAILED,
 	LAB_RUN_ROLLED_BACK,
+	LAB_RUN_ABANDONED,	/* its lab process died while it ran */
 };
 
 /* How one step went. */
@@ -54,12 +55,23 @@ struct lab_provision_hooks {
 int	lab_provision_facts(struct lab_ssh *s, const char *host,
 	    struct lab_target_facts *facts, struct lab_err *err);
 
+/*
+ * The lock file on the target: a run takes it (flock) before its first
+ * step and holds it to its end, so two labs (two databases) cannot apply
+ * to one host at once. The host's database record is the other lock: a
+ * run of the host in progress refuses another (lab_provision_apply).
+ */
+#define LAB_TARGET_LOCK	"/var/lib/lab/provision.lock"
+
 /* A run: what lab_provision_apply() is given, and what it did. */
 struct lab_provision {
 	const struct lab_ssh_opts	*ssh;	/* for reconnect steps */
 	struct lab_ssh			*conn;	/* open; the applier owns it */
 	int				 step_timeout_ms; /* 0: 600 s */
 	const struct lab_provision_hooks *hooks;
+	const char			*target_lock; /* NULL: LAB_TARGET_LOCK;
+						   an absolute path of
+						   [A-Za-z0-9_./-] */
 	/* results */
 	int64_t				 run_id;
 	enum lab_run_status		 status;
@@ -75,7 +87,10 @@ struct lab_provision {
  * reach the host within its rollback window waits for the target's timer
  * to restore the previous config, then checks the host is back, and is
  * recorded as rolled back. Returns -1 only when the run could not be
- * recorded (a failing step is a->status, not an error).
+ * recorded (a failing step is a->status, not an error), or when a run of
+ * the same host is in progress (LAB_EXIT_PARTIAL, nothing recorded or
+ * done). A run whose target lock (LAB_TARGET_LOCK) is held is recorded
+ * as failed before its first step.
  *
  * ctx (NULL: lab_ctx_default()) gives the clocks: the monotonic one for
  * the step timings and the rollback window, the wall one for the times
@@ -106,7 +121,8 @@ struct lab_run {
 	char			*layout;
 	int64_t			 started_at;
 	int64_t			 finished_at;	/* 0: never finished */
-	char			*status;	/* running done failed rolled-back */
+	char			*status;	/* running done failed rolled-back
+						   abandoned */
 	int			 failed_step;	/* -1: none */
 	char			*message;
 	char			*plan;		/* JSON */

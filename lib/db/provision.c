@@ -27,16 +27,20 @@ exec_done(struct lab_db *db, sqlite3_stmt *st, const char *what,
 
 int
 lab_db_run_begin(struct lab_db *db, const struct lab_plan *p,
-    const char *plan_json, int64_t now, int64_t *run_id, struct lab_err *err)
+    const char *plan_json, const struct lab_owner *owner, int64_t now,
+    int64_t *run_id, struct lab_err *err)
 {
 	sqlite3_stmt	*st = NULL;
 	size_t		 i;
 
 	if (lab_db_begin(db, err) == -1)
 		return -1;
+	if (lab_db_run_lock(db, p->host, err) == -1)
+		goto fail;
 	if (lab_db_prepare(db, "INSERT INTO provision_runs (host, kind, layout, "
-	    "plan, started_at, status) VALUES (?1, ?2, ?3, ?4, ?5, 'running')",
-	    &st, err) == -1)
+	    "plan, started_at, status, owner_pid, owner_start, owner_boot, "
+	    "owner_machine) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, "
+	    "?8, ?9)", &st, err) == -1)
 		goto fail;
 	lab_db_bind_text(st, 1, p->host);
 	lab_db_bind_text(st, 2, p->kind);
@@ -44,6 +48,10 @@ lab_db_run_begin(struct lab_db *db, const struct lab_plan *p,
 	lab_db_bind_text(st, 4, plan_json != NULL && *plan_json != '\0' ?
 	    plan_json : "{}");
 	sqlite3_bind_int64(st, 5, now);
+	sqlite3_bind_int64(st, 6, owner->pid);
+	sqlite3_bind_int64(st, 7, owner->start);
+	lab_db_bind_text(st, 8, owner->boot);
+	lab_db_bind_text(st, 9, owner->machine);
 	if (exec_done(db, st, "record the run", err) == -1)
 		goto fail;
 	*run_id = sqlite3_last_insert_rowid(db->h);
@@ -258,6 +266,8 @@ lab_db_runs(struct lab_db *db, const char *host, int limit, int with_steps,
 	sqlite3_stmt	*st;
 
 	memset(ret, 0, sizeof(*ret));
+	if (lab_db_runs_reap(db, host, err) == -1)
+		return -1;
 	if (lab_db_prepare(db, RUN_COLS "WHERE ?1 IS NULL OR host = ?1 "
 	    "ORDER BY started_at DESC, id DESC LIMIT ?2", &st, err) == -1)
 		return -1;
@@ -273,6 +283,8 @@ lab_db_run(struct lab_db *db, int64_t id, struct lab_runs *ret,
 	sqlite3_stmt	*st;
 
 	memset(ret, 0, sizeof(*ret));
+	if (lab_db_runs_reap(db, NULL, err) == -1)
+		return -1;
 	if (lab_db_prepare(db, RUN_COLS "WHERE id = ?1", &st, err) == -1)
 		return -1;
 	sqlite3_bind_int64(st, 1, id);

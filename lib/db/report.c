@@ -3,6 +3,7 @@
 
 #include "lab/db.h"
 #include "db-priv.h"
+#include "runs.h"
 #include "report-rows.h"
 
 /*
@@ -37,6 +38,9 @@ lab_db_report_hosts(struct lab_db *db,
 	sqlite3_stmt			*st;
 	int				 rc;
 
+	/* a run whose lab is gone reads as abandoned, not running */
+	if (lab_db_runs_reap(db, NULL, err) == -1)
+		return -1;
 	if (lab_db_prepare(db, "SELECT h.id, h.name, h.model, h.role, b.type, "
 	    "b.address, b.port, ps.state, ps.seen_at, ps.checked_at, "
 	    "ps.bmc_reachable, (SELECT pr.kind || ' ' || pr.layout || ' ' || "

@@ -124,6 +124,8 @@ lab_run_status_name(enum lab_run_status s)
 		return "failed";
 	case LAB_RUN_ROLLED_BACK:
 		return "rolled-back";
+	case LAB_RUN_ABANDONED:
+		return "abandoned";
 	}
 	return "failed";
 }

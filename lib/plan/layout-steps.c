@@ -69,6 +69,8 @@ checks(struct layout *l)
 	lab_tvars_setb(t, "need_lvm", l->ng > 0);
 	lab_tvars_setb(t, "need_sfdisk", parts);
 	lab_tvars_setb(t, "need_mkfs", fs);
+	lab_tvars_setb(t, "force", l->req->force);
+	lab_tvars_set(t, "host", l->h->name);
 	if (lab_plan_script(l->p, LAB_STEP_CHECK, "check-md.sh", t, "the tools "
 	    "are installed; the arrays and volume groups are new; the mount "
 	    "points are free", l->err) == NULL)

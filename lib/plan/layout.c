@@ -120,6 +120,80 @@ plain_path(const char *s)
 	return 1;
 }
 
+/*
+ * Folders a filesystem of a layout is never mounted on: the system's
+ * own. Mounting there hides what the running system holds (and fstab
+ * does it again at every boot). The kernel's (/dev, /proc, /run, /sys)
+ * are refused below them too. /home is not among them: it is a usual
+ * filesystem of its own on a new server, and the target's check refuses
+ * a folder that is not empty.
+ */
+static const char *const system_dirs[] = { "/bin", "/boot", "/dev", "/etc",
+	"/lib", "/lib32", "/lib64", "/libx32", "/opt", "/proc", "/root",
+	"/run", "/sbin", "/srv", "/sys", "/tmp", "/usr", "/var", NULL };
+static const char *const kernel_dirs[] = { "/dev/", "/proc/", "/run/",
+	"/sys/", NULL };
+
+/*
+ * The mount point at node m, normalised into *mount (owned by l): "//",
+ * "/./" and a trailing "/" collapse; a relative path, "..", and the
+ * system's folders are refused.
+ */
+static int
+mount_point(struct layout *l, const struct ynode *m, const char *what,
+    const char **mount)
+{
+	const char	*s = *mount, *e;
+	char		*out, *o;
+	size_t		 i, n;
+
+	if (s[0] != '/' || !plain_path(s))
+		return fail(l, m, "bad mount point '%.64s' of %s: an absolute "
+		    "path of [A-Za-z0-9_./-]", s, what);
+	if ((out = malloc(strlen(s) + 2)) == NULL)
+		return lab_err_oom(l->err);
+	o = out;
+	while (*s != '\0') {
+		while (*s == '/')
+			s++;
+		e = s + strcspn(s, "/");
+		n = (size_t)(e - s);
+		if (n == 2 && s[0] == '.' && s[1] == '.') {
+			free(out);
+			return fail(l, m, "bad mount point '%.64s' of %s: no "
+			    "'..' in a mount point", *mount, what);
+		}
+		if (n > 0 && !(n == 1 && s[0] == '.')) {
+			*o++ = '/';
+			memcpy(o, s, n);
+			o += n;
+		}
+		s = e;
+	}
+	if (o == out)
+		*o++ = '/';
+	*o = '\0';
+	for (i = 0; system_dirs[i] != NULL; i++)
+		if (strcmp(out, system_dirs[i]) == 0)
+			break;
+	for (n = 0; system_dirs[i] == NULL && kernel_dirs[n] != NULL; n++)
+		if (strncmp(out, kernel_dirs[n], strlen(kernel_dirs[n])) == 0)
+			break;
+	if (strcmp(out, "/") == 0 || system_dirs[i] != NULL ||
+	    kernel_dirs[n] != NULL) {
+		fail(l, m, "mount point %s of %s is a system folder: "
+		    "mounting there would hide what the running system holds "
+		    "(a folder of its own, such as /srv/data, is fine)", out,
+		    what);
+		free(out);
+		return -1;
+	}
+	if (lab_strv_take(&l->own, out) == -1)
+		return lab_err_oom(l->err);
+	*mount = out;
+	return 0;
+}
+
 /* use, fs and mount of a disk, partition or array. */
 static int
 want_vol(struct layout *l, const struct ynode *map, const char *what,
@@ -142,11 +216,8 @@ want_vol(struct layout *l, const struct ynode *map, const char *what,
 		return fail(l, m, "%s has a mount point but no 'fs'", what);
 	if (v->mount != NULL && strcmp(v->fs, "swap") == 0)
 		return fail(l, m, "swap on %s has no mount point", what);
-	if (v->mount != NULL && (v->mount[0] != '/' || strlen(v->mount) < 2 ||
-	    !plain_path(v->mount) || strstr(v->mount, "/../") != NULL ||
-	    strstr(v->mount, "//") != NULL))
-		return fail(l, m, "bad mount point '%.64s' of %s: an absolute "
-		    "path other than / of [A-Za-z0-9_./-]", v->mount, what);
+	if (v->mount != NULL && mount_point(l, m, what, &v->mount) == -1)
+		return -1;
 	return 0;
 }
 

@@ -51,6 +51,9 @@
 #			dot.bashrc), as on a fresh server: bash reads it for
 #			every command sshd runs, and a development machine's
 #			(pyenv init, say) can take seconds under load
+#	  LAB_TARGET_LOCK	exported as DIR/provision.lock by the first
+#			start_sshd when unset: where 'lab provision --yes'
+#			takes its lock on the target
 # stop_sshd [DIR...]
 #	Stops the sshd of each DIR (default: every one this shell started):
 #	SIGTERM to the listener's group and to every process under it (the
@@ -311,6 +314,12 @@ EOF
 	done
 	[ -z "${HARNESS_LOADED:-}" ] ||
 	    harness_track sshd "$(cat "$_sd/sshd.pid" 2>/dev/null)" group
+	# lab provision's lock on the target: in the test's folder, not in
+	# this machine's /var/lib/lab (the first server's, unless set)
+	if [ -z "${LAB_TARGET_LOCK:-}" ]; then
+		LAB_TARGET_LOCK=$_sd/provision.lock
+		export LAB_TARGET_LOCK
+	fi
 }
 
 stop_sshd()

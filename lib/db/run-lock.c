@@ -1,0 +1,183 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "lab/owner.h"
+#include "lab/str.h"
+#include "db-priv.h"
+#include "runs.h"
+
+/*
+ * One provisioning run at a time on a host: the run in progress names
+ * its owner (lab/owner.h), and a 'running' run whose owner is gone is
+ * marked 'abandoned' by whoever reads it next.
+ */
+
+static void
+copy_col(sqlite3_stmt *st, int col, char *buf, size_t len)
+{
+	const unsigned char	*s = sqlite3_column_text(st, col);
+
+	snprintf(buf, len, "%s", s != NULL ? (const char *)s : "");
+}
+
+/* Marks run id abandoned: cut off at the last step it started. */
+static int
+abandon(struct lab_db *db, int64_t id, const struct lab_owner *o,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	char		*msg;
+	int		 rc;
+
+	if (o->pid > 0)
+		msg = lab_asprintf("abandoned: its lab process (pid %lld on "
+		    "%s) ended without finishing the run", o->pid,
+		    o->machine[0] ? o->machine : "?");
+	else
+		msg = lab_asprintf("abandoned: recorded as running by a lab "
+		    "that did not name its process");
+	if (msg == NULL)
+		return lab_err_oom(err);
+	if (lab_db_prepare(db, "UPDATE provision_runs SET status = "
+	    "'abandoned', message = ?2, failed_step = (SELECT "
+	    "max(position) FROM provision_steps WHERE run_id = ?1 AND "
+	    "started_at IS NOT NULL) WHERE id = ?1 AND status = 'running'",
+	    &st, err) == -1) {
+		free(msg);
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_text(st, 2, msg, -1, free);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return lab_db_fail(db, err, "mark a provisioning run abandoned");
+	return 0;
+}
+
+/* The running runs of host (NULL: all) whose owner is gone. */
+static int
+reap(struct lab_db *db, const char *host, struct lab_err *err)
+{
+	struct lab_owner	 self, o;
+	sqlite3_stmt		*st;
+	int64_t			 ids[64];
+	struct lab_owner	 owners[64];
+	size_t			 n = 0, i;
+	int			 rc;
+
+	lab_owner_self(&self);
+	if (lab_db_prepare(db, "SELECT id, owner_pid, owner_start, owner_boot, "
+	    "owner_machine FROM provision_runs WHERE status = 'running' AND "
+	    "(?1 IS NULL OR host = ?1) LIMIT 64", &st, err) == -1)
+		return -1;
+	lab_db_bind_text(st, 1, host);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		memset(&o, 0, sizeof(o));
+		o.pid = sqlite3_column_int64(st, 1);
+		o.start = sqlite3_column_int64(st, 2);
+		copy_col(st, 3, o.boot, sizeof(o.boot));
+		copy_col(st, 4, o.machine, sizeof(o.machine));
+		/* no owner: recorded before version 7, by a lab that is gone
+		   since it could not open this database any more */
+		if (sqlite3_column_type(st, 1) == SQLITE_NULL ||
+		    lab_owner_gone(&self, &o)) {
+			ids[n] = sqlite3_column_int64(st, 0);
+			owners[n++] = o;
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return lab_db_fail(db, err, "read the provisioning runs in "
+		    "progress");
+	for (i = 0; i < n; i++)
+		if (abandon(db, ids[i], &owners[i], err) == -1)
+			return -1;
+	return 0;
+}
+
+/* Is a run of host (NULL: any) running? Read without a write lock. */
+static int
+any_running(struct lab_db *db, const char *host)
+{
+	sqlite3_stmt	*st;
+	struct lab_err	 e;
+	int		 rc;
+
+	lab_err_init(&e);
+	if (lab_db_prepare(db, "SELECT 1 FROM provision_runs WHERE status = "
+	    "'running' AND (?1 IS NULL OR host = ?1) LIMIT 1", &st, &e) == -1)
+		return 0;
+	lab_db_bind_text(st, 1, host);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW;
+}
+
+int
+lab_db_runs_reap(struct lab_db *db, const char *host, struct lab_err *err)
+{
+	struct lab_err	e;
+
+	lab_err_init(&e);
+	if (db->in_tx)
+		return reap(db, host, err);
+	/* the write lock only when there is something to look at */
+	if (!any_running(db, host))
+		return 0;
+	if (lab_db_begin(db, &e) == -1)
+		return 0;	/* read-only, say: the runs read as stored */
+	if (reap(db, host, &e) == -1) {
+		lab_db_rollback(db);
+		return 0;
+	}
+	if (lab_db_commit(db, &e) == -1)
+		return 0;
+	(void)err;
+	return 0;
+}
+
+int
+lab_db_run_lock(struct lab_db *db, const char *host, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	char		 when[32], who[300];
+	struct tm	 tm;
+	time_t		 t;
+	int64_t		 id;
+	int		 rc;
+
+	if (reap(db, host, err) == -1)
+		return -1;
+	if (lab_db_prepare(db, "SELECT id, started_at, owner_pid, "
+	    "owner_machine FROM provision_runs WHERE host = ?1 AND "
+	    "status = 'running' ORDER BY id LIMIT 1", &st, err) == -1)
+		return -1;
+	lab_db_bind_text(st, 1, host);
+	if ((rc = sqlite3_step(st)) == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW) {
+		sqlite3_finalize(st);
+		return lab_db_fail(db, err, "read the provisioning runs in "
+		    "progress");
+	}
+	id = sqlite3_column_int64(st, 0);
+	t = (time_t)sqlite3_column_int64(st, 1);
+	if (gmtime_r(&t, &tm) == NULL ||
+	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
+		snprintf(when, sizeof(when), "%lld", (long long)t);
+	snprintf(who, sizeof(who), "pid %lld on %s",
+	    (long long)sqlite3_column_int64(st, 2),
+	    sqlite3_column_text(st, 3) != NULL ?
+	    (const char *)sqlite3_column_text(st, 3) : "?");
+	sqlite3_finalize(st);
+	return lab_err_set(err, LAB_EXIT_PARTIAL, "%s: provisioning run %lld "
+	    "is in progress (%s since %s); wait for it, or end that lab: "
+	    "the next lab command on its machine marks the run abandoned",
+	    host, (long long)id, who, when);
+}
