@@ -7,7 +7,8 @@
 /*
  * Exit codes, listed once here and in the README:
  *	0 all ok, 1 some targets failed, 2 usage or input error,
- *	3 environment error (database, credentials, missing file).
+ *	3 environment error (database, credentials, missing file, a local
+ *	  resource such as file descriptors or memory running out).
  */
 enum lab_exit {
 	LAB_EXIT_OK = 0,
@@ -35,6 +36,14 @@ int	lab_err_set(struct lab_err *, enum lab_exit, const char *, ...)
 void	lab_err_prefix(struct lab_err *, const char *, ...) LAB_PRINTF(2, 3);
 /* Sets an out-of-memory error (LAB_EXIT_ENV); returns -1. */
 int	lab_err_oom(struct lab_err *);
+
+/*
+ * What errno e means when it says this machine ran out of something
+ * (EMFILE, ENFILE, ENOMEM, ENOBUFS), else NULL. Such a failure while
+ * reaching a peer is the environment's (LAB_EXIT_ENV), never the peer's:
+ * it is not recorded as the peer failing.
+ */
+const char	*lab_errno_local(int);
 
 /*
  * The static analyzer (clang-tidy, tests/lint) reads one file at a time
