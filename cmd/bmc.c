@@ -139,7 +139,7 @@ cmd_bmc_failures(struct lab_call *call, const struct cmd_bmc_run *run)
 		if (!run->res[i].ok) {
 			cmd_host_failed(call, run->res[i].host,
 			    run->res[i].err.msg);
-			local |= run->res[i].err.code == LAB_EXIT_ENV;
+			local |= run->res[i].err.local;
 		}
 	if (call->failed == 0)
 		return LAB_EXIT_OK;

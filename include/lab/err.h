@@ -25,6 +25,8 @@ enum lab_exit {
 struct lab_err {
 	enum lab_exit	 code;		/* LAB_EXIT_OK while unset */
 	char		 msg[512];	/* fixed size: no allocation on the error path */
+	int		 local;		/* this machine ran out of something
+					   (lab_err_local, lab_err_oom) */
 };
 
 /* Clears an error. */
@@ -41,9 +43,15 @@ int	lab_err_oom(struct lab_err *);
  * What errno e means when it says this machine ran out of something
  * (EMFILE, ENFILE, ENOMEM, ENOBUFS), else NULL. Such a failure while
  * reaching a peer is the environment's (LAB_EXIT_ENV), never the peer's:
- * it is not recorded as the peer failing.
+ * it is not recorded as the peer failing, and wins over a peer's failure
+ * for the exit code.
  */
 const char	*lab_errno_local(int);
+/*
+ * Sets such an error (LAB_EXIT_ENV, err->local set) unless one is set
+ * already; always returns -1.
+ */
+int	lab_err_local(struct lab_err *, const char *, ...) LAB_PRINTF(2, 3);
 
 /*
  * The static analyzer (clang-tidy, tests/lint) reads one file at a time
@@ -53,6 +61,7 @@ const char	*lab_errno_local(int);
 #if defined(__clang_analyzer__) && !defined(LAB_ERR_IMPL)
 #define lab_err_set(...)	({ (void)lab_err_set(__VA_ARGS__); -1; })
 #define lab_err_oom(e)		({ (void)lab_err_oom(e); -1; })
+#define lab_err_local(...)	({ (void)lab_err_local(__VA_ARGS__); -1; })
 #endif
 
 #endif

@@ -46,7 +46,7 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 		 */
 		if (r->no_bmc || (r->note != NULL &&
 		    strncmp(r->note, "would ", 6) == 0) ||
-		    (!r->reachable && r->err.code == LAB_EXIT_ENV))
+		    (!r->reachable && r->err.local))
 			continue;
 		detail = verb == LAB_BMC_BOOT_GET ||
 		    verb == LAB_BMC_BOOT_SET ? lab_boot_name(r->boot) :

@@ -278,8 +278,8 @@ local_failure(const struct lab_ipmi *ip, struct lab_err *err)
 		close(s);
 	if ((why = lab_errno_local(e)) == NULL)
 		return 0;
-	lab_err_set(err, LAB_EXIT_ENV, "cannot open %s for BMC %s: %s", what,
-	    ip->peer, why);
+	lab_err_local(err, "cannot open %s for BMC %s: %s", what, ip->peer,
+	    why);
 	return 1;
 }
 
