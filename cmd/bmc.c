@@ -123,24 +123,31 @@ bmc_run(struct lab_call *call, struct lab_bmc_req *req,
 	return 0;
 }
 
-/* Prints each failure on stderr, host first; returns the exit code. */
+/*
+ * Prints each failure on stderr, host first; returns the exit code: 3 when
+ * some host failed for want of a local resource (this machine's trouble
+ * wins over the BMCs'), else 1 when some failed.
+ */
 int
 cmd_bmc_failures(struct lab_call *call, const struct cmd_bmc_run *run)
 {
 	char	first[sizeof(call->audit_msg)];
 	size_t	i;
+	int	local = 0;
 
 	for (i = 0; i < run->n; i++)
-		if (!run->res[i].ok)
+		if (!run->res[i].ok) {
 			cmd_host_failed(call, run->res[i].host,
 			    run->res[i].err.msg);
+			local |= run->res[i].err.local;
+		}
 	if (call->failed == 0)
 		return LAB_EXIT_OK;
 	/* the audit log keeps the count and the first reason */
 	memcpy(first, call->audit_msg, sizeof(first));
 	snprintf(call->audit_msg, sizeof(call->audit_msg), "%zu of %zu hosts "
 	    "failed; first %s", call->failed, run->n, first);
-	return LAB_EXIT_PARTIAL;
+	return local ? LAB_EXIT_ENV : LAB_EXIT_PARTIAL;
 }
 
 /*

@@ -22,7 +22,9 @@ cmd_help_all(FILE *f)
 	    "  0  all ok\n"
 	    "  1  some targets failed (each failure printed per host)\n"
 	    "  2  usage or input error (bad arguments, bad inventory YAML)\n"
-	    "  3  environment error (database, credentials, missing file)\n"
+	    "  3  environment error (database, credentials, missing file, "
+	    "out of file\n"
+	    "     descriptors or memory: never counted against a host)\n"
 	    "\n'lab help COMMAND' shows a command's verbs and options.\n");
 }
 

@@ -552,6 +552,31 @@ check_arity(struct lab_call *call)
 	return -1;
 }
 
+/*
+ * The exit code of a handler that returned rc: its error's code when it
+ * failed (a handler may return -1 and leave the code in err), never
+ * anything but 0 to 3; prints the error once.
+ */
+static int
+exit_code(const struct lab_call *call, int rc, const struct lab_err *err)
+{
+	if (err->code != LAB_EXIT_OK) {
+		/* the one place errors are printed: a peer's or the database's
+		   bytes in them are shown, never obeyed by the terminal */
+		char	*m = lab_visible(err->msg);
+
+		fprintf(stderr, "lab: %s: %s\n", call->label, m ? m : err->msg);
+		free(m);
+		if (rc == LAB_EXIT_OK || rc < LAB_EXIT_OK || rc > LAB_EXIT_ENV)
+			rc = (int)err->code;
+	} else if (rc < LAB_EXIT_OK || rc > LAB_EXIT_ENV) {
+		fprintf(stderr, "lab: %s: failed without saying why (exit "
+		    "code %d)\n", call->label, rc);
+		rc = LAB_EXIT_ENV;
+	}
+	return rc;
+}
+
 static void
 audit(struct lab_call *call, int argc, char **argv, int rc,
     const struct lab_err *err)
@@ -663,17 +688,7 @@ main(int argc, char **argv)
 		return LAB_EXIT_INPUT;
 	format(&call);
 	table_setup(call.csv);
-	rc = v->run(&call, &err);
-	if (err.code != LAB_EXIT_OK) {
-		/* the one place errors are printed: a peer's or the database's
-		   bytes in them are shown, never obeyed by the terminal */
-		char	*m = lab_visible(err.msg);
-
-		fprintf(stderr, "lab: %s: %s\n", call.label, m ? m : err.msg);
-		free(m);
-		if (rc == LAB_EXIT_OK)
-			rc = (int)err.code;
-	}
+	rc = exit_code(&call, v->run(&call, &err), &err);
 	audit(&call, argc, argv, rc, &err);
 	lab_db_free(call.db);
 	lab_config_free(config);

@@ -120,8 +120,13 @@ report(struct lab_call *call, struct lab_media_result *res, size_t n,
 	if (rc == -1)
 		return LAB_EXIT_ENV;
 	for (i = 0; i < n; i++)
-		if (!res[i].ok)
-			rc = cmd_host_failed(call, res[i].host, res[i].err.msg);
+		if (!res[i].ok) {
+			cmd_host_failed(call, res[i].host, res[i].err.msg);
+			/* this machine's trouble (no fd) wins over a BMC's */
+			if (rc != LAB_EXIT_ENV)
+				rc = res[i].err.local ?
+				    LAB_EXIT_ENV : LAB_EXIT_PARTIAL;
+		}
 	return rc;
 }
 

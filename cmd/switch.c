@@ -138,10 +138,14 @@ discover(struct lab_call *call, struct lab_err *err)
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
 	for (i = 0; i < c.n; i++) {
-		if (!c.views[i].ok)
-			rc = cmd_host_failed(call, c.views[i].name,
+		if (!c.views[i].ok) {
+			cmd_host_failed(call, c.views[i].name,
 			    c.views[i].err.msg);
-		else if (!call->json)
+			/* this machine's trouble (no fd) wins over a switch's */
+			if (rc != LAB_EXIT_ENV)
+				rc = c.views[i].err.local ?
+				    LAB_EXIT_ENV : LAB_EXIT_PARTIAL;
+		} else if (!call->json)
 			print_view(&c.views[i], &c.links[i], &c.findings[i]);
 		lab_render_switch_view_json(&j, &c.views[i], &c.links[i],
 		    &c.findings[i]);

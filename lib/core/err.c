@@ -14,6 +14,7 @@ lab_err_init(struct lab_err *err)
 {
 	err->code = LAB_EXIT_OK;
 	err->msg[0] = '\0';
+	err->local = 0;
 }
 
 /* Sets the error unless one is set already; returns -1. */
@@ -55,5 +56,5 @@ lab_err_prefix(struct lab_err *err, const char *fmt, ...)
 int
 lab_err_oom(struct lab_err *err)
 {
-	return lab_err_set(err, LAB_EXIT_ENV, "out of memory");
+	return lab_err_local(err, "out of memory");
 }

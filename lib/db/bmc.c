@@ -39,9 +39,14 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 	for (i = 0; i < n; i++) {
 		const struct lab_bmc_result	*r = &res[i];
 
-		/* a dry run or a host with no BMC observed nothing */
+		/*
+		 * a dry run or a host with no BMC observed nothing; nor did a
+		 * session this machine could not open (no fd, no memory: an
+		 * environment error), which says nothing of the BMC
+		 */
 		if (r->no_bmc || (r->note != NULL &&
-		    strncmp(r->note, "would ", 6) == 0))
+		    strncmp(r->note, "would ", 6) == 0) ||
+		    (!r->reachable && r->err.local))
 			continue;
 		detail = verb == LAB_BMC_BOOT_GET ||
 		    verb == LAB_BMC_BOOT_SET ? lab_boot_name(r->boot) :

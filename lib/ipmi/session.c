@@ -1,4 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <errno.h>
+#include <fcntl.h>
 #include <netdb.h>
 #include <poll.h>
 #include <pthread.h>
@@ -250,6 +252,37 @@ out:
 	return status;
 }
 
+/*
+ * Whether a failed open was this machine's doing: per session FreeIPMI
+ * opens a UDP socket and /dev/urandom, and when either fails (EMFILE at
+ * the fd limit, ENFILE, ENOMEM, ENOBUFS) it says "internal error" and
+ * loses errno. So both are opened again, together; when that fails for
+ * want of a resource, err says so as an environment error (the BMC was
+ * never asked) and 1 is returned.
+ */
+static int
+local_failure(const struct lab_ipmi *ip, struct lab_err *err)
+{
+	const char	*what = "a socket", *why;
+	int		 s, r = -1, e = 0;
+
+	if ((s = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) < 0)
+		e = errno;
+	else if ((r = open("/dev/urandom", O_RDONLY | O_CLOEXEC)) < 0) {
+		e = errno;
+		what = "/dev/urandom";
+	}
+	if (r >= 0)
+		close(r);
+	if (s >= 0)
+		close(s);
+	if ((why = lab_errno_local(e)) == NULL)
+		return 0;
+	lab_err_local(err, "cannot open %s for BMC %s: %s", what, ip->peer,
+	    why);
+	return 1;
+}
+
 /* Why the BMC refused the session, from the RMCP+ status of Open Session. */
 static int
 open_refused(struct lab_ipmi *ip, int status, struct lab_err *err)
@@ -290,6 +323,26 @@ open_refused(struct lab_ipmi *ip, int status, struct lab_err *err)
 	return lab_err_set(err, LAB_EXIT_PARTIAL,
 	    "BMC %s: open session refused: RMCP+ status 0x%02x (%s)", ip->peer,
 	    status, text);
+}
+
+/* Sets err from a failed ipmi_ctx_open_outofband_2_0(). */
+static void
+open_failed(struct lab_ipmi *ip, const struct lab_ipmi_target *t, int port,
+    int priv, unsigned timeout, unsigned retransmit, struct lab_err *err)
+{
+	int	e = ipmi_ctx_errnum(ip->ctx), status;
+
+	if ((e == IPMI_ERR_INTERNAL_ERROR || e == IPMI_ERR_SYSTEM_ERROR ||
+	    e == IPMI_ERR_OUT_OF_MEMORY) && local_failure(ip, err))
+		return;
+	if ((e == IPMI_ERR_IPMI_ERROR || e == IPMI_ERR_INTERNAL_ERROR ||
+	    e == IPMI_ERR_BAD_RMCPPLUS_STATUS_CODE) &&
+	    (status = open_session_status(t->address, port, t->cipher_suite,
+	    priv, timeout, retransmit)) >= 0) {
+		open_refused(ip, status, err);
+		return;
+	}
+	lab_ipmi_fail(ip, NULL, NULL, 0, err);
 }
 
 static int
@@ -345,7 +398,7 @@ lab_ipmi_open(const struct lab_ipmi_target *t, struct lab_ipmi **ret,
 	struct lab_ipmi	*ip;
 	char		 host[sizeof(ip->peer)];
 	unsigned	 timeout, retransmit;
-	int		 port, priv, n, e, status;
+	int		 port, priv, n;
 
 	port = t->port != 0 ? t->port : DEFAULT_PORT;
 	/* An IPv6 address needs brackets before the port, for FreeIPMI too. */
@@ -388,14 +441,7 @@ lab_ipmi_open(const struct lab_ipmi_target *t, struct lab_ipmi **ret,
 	    t->password, NULL, 0, (uint8_t)priv, (uint8_t)t->cipher_suite,
 	    timeout, retransmit, session_flags(t->workarounds),
 	    IPMI_FLAGS_DEFAULT) < 0) {
-		e = ipmi_ctx_errnum(ip->ctx);
-		if ((e == IPMI_ERR_IPMI_ERROR || e == IPMI_ERR_INTERNAL_ERROR ||
-		    e == IPMI_ERR_BAD_RMCPPLUS_STATUS_CODE) &&
-		    (status = open_session_status(t->address, port,
-		    t->cipher_suite, priv, timeout, retransmit)) >= 0)
-			open_refused(ip, status, err);
-		else
-			lab_ipmi_fail(ip, NULL, NULL, 0, err);
+		open_failed(ip, t, port, priv, timeout, retransmit, err);
 		ipmi_ctx_destroy(ip->ctx);
 		free(ip);
 		return -1;

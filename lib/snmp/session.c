@@ -4,11 +4,14 @@
  * several columns packed into each request, and SET of one string. The
  * only file that includes net-snmp's headers; decoders see lab_varbinds.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
@@ -141,6 +144,30 @@ set_key(const char *proto, const char *pass, int priv, netsnmp_session *ss,
 	return 0;
 }
 
+/*
+ * Sets err when a session could not be opened for want of a local
+ * resource: net-snmp logs and returns NULL when its socket() fails
+ * (EMFILE at the fd limit, ENFILE, ENOMEM, ENOBUFS), so errno e is read,
+ * else a socket is tried again. The switch was never asked.
+ */
+static void
+local_failure(const char *peer, int e, struct lab_err *err)
+{
+	const char	*why = lab_errno_local(e);
+	int		 fd;
+
+	if (why == NULL) {
+		if ((fd = socket(AF_INET, SOCK_DGRAM | SOCK_CLOEXEC, 0)) >= 0) {
+			close(fd);
+			return;
+		}
+		if ((why = lab_errno_local(errno)) == NULL)
+			return;
+	}
+	lab_err_local(err, "cannot open a socket for switch %s: %s", peer,
+	    why);
+}
+
 /* Opens a session (no packet is sent yet). */
 int
 lab_snmp_open(const struct lab_snmp_target *t, struct lab_snmp **ret,
@@ -214,6 +241,7 @@ lab_snmp_open(const struct lab_snmp_target *t, struct lab_snmp **ret,
 		ss.community_len = strlen(t->community);
 	}
 	if ((s->sp = snmp_sess_open(&ss)) == NULL) {
+		local_failure(s->peer, errno, err);
 		lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: cannot open an "
 		    "SNMP session", s->peer);
 		goto out;

@@ -299,8 +299,15 @@ lab_ssh_known_load(struct lab_ssh *s, const char *path,
 	}
 	if (rc == -1) {
 		if (errno != ENOENT) {
-			lab_err_set(err, LAB_EXIT_ENV, "%s: cannot read %s: %s",
-			    s->peer, s->known_path, strerror(errno));
+			/* no fd left is this machine's trouble, not the host's */
+			if (lab_errno_local(errno) != NULL)
+				lab_err_local(err, "%s: cannot read %s: %s",
+				    s->peer, s->known_path,
+				    lab_errno_local(errno));
+			else
+				lab_err_set(err, LAB_EXIT_ENV, "%s: cannot read "
+				    "%s: %s", s->peer, s->known_path,
+				    strerror(errno));
 			lab_ssh_known_free(k);
 			return -1;
 		}

@@ -465,6 +465,11 @@ lab_ssh_connect(const struct lab_ssh_opts *o, struct lab_ssh **ret,
 		if (e == ETIMEDOUT)
 			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: timed out "
 			    "after %d ms connecting", s->peer, ms);
+		else if (e > 0 && lab_errno_local(e) != NULL)
+			lab_err_local(err, "cannot open a socket for %s: %s",
+			    s->peer, lab_errno_local(e));
+		else if (e == -EAI_MEMORY)
+			lab_err_oom(err);
 		else
 			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: cannot "
 			    "connect: %s", s->peer, e < 0 ? gai_strerror(-e) :

@@ -91,6 +91,8 @@ lab_ssh_tcp(const struct lab_ctx *ctx, const char *address, int port,
 		    SOCK_CLOEXEC, ai->ai_protocol);
 		if (fd < 0) {
 			e = errno;
+			if (lab_errno_local(e) != NULL)
+				break;	/* this machine's limit: no use trying on */
 			continue;
 		}
 		if (connect(fd, ai->ai_addr, ai->ai_addrlen) == 0)

@@ -40,6 +40,8 @@ static int		inflight, maxflight, want_inflight;
 /* per thread: a host's deadline is not used up by the others' polls */
 static _Thread_local int64_t clock_ms;
 static int		progress_calls;
+/* set: every open fails as this machine out of fds would */
+static int		open_local;
 static size_t		progress_last;
 
 static int64_t
@@ -95,10 +97,14 @@ fake_open(const struct lab_ipmi_target *t, void **ret, struct lab_err *err)
 		;
 	pthread_cond_broadcast(&cond);
 	pthread_mutex_unlock(&lock);
-	if (strcmp(t->address, "10.0.0.3") == 0) {
+	if (open_local || strcmp(t->address, "10.0.0.3") == 0) {
 		pthread_mutex_lock(&lock);
 		inflight--;
 		pthread_mutex_unlock(&lock);
+		if (open_local)
+			return lab_err_local(err, "cannot open a socket for "
+			    "BMC %s:%d: too many open files", t->address,
+			    t->port);
 		return lab_err_set(err, LAB_EXIT_PARTIAL, "BMC %s:%d: "
 		    "authentication failed (wrong user or password)",
 		    t->address, t->port);
@@ -275,6 +281,22 @@ record(struct lab_inventory *inv, struct lab_creds *creds)
 	lab_power_seen_release(&seen);
 	CHECK(lab_db_power_seen(db, "h3", &seen, &err) == 0);
 	CHECK(seen.checked_at == 3000 && !seen.reachable);
+	CHECK_HAS(seen.error, "authentication failed");
+	lab_power_seen_release(&seen);
+	/* a session this machine could not open is not the BMC's failure:
+	   nothing is recorded, the last answer stays */
+	open_local = 1;
+	CHECK(lab_bmc_run_record(&ctx, db, inv, &hosts, creds, &req, 4000,
+	    &res, &err) == 0);
+	open_local = 0;
+	CHECK(!res[0].ok && !res[0].reachable &&
+	    res[0].err.code == LAB_EXIT_ENV && res[0].err.local);
+	lab_bmc_results_free(res, hosts.n);
+	CHECK(lab_db_power_seen(db, "h1", &seen, &err) == 0);
+	CHECK(seen.checked_at == 3000 && seen.reachable && seen.error == NULL);
+	lab_power_seen_release(&seen);
+	CHECK(lab_db_power_seen(db, "h3", &seen, &err) == 0);
+	CHECK(seen.checked_at == 3000);
 	CHECK_HAS(seen.error, "authentication failed");
 	lab_power_seen_release(&seen);
 	lab_db_free(db);
