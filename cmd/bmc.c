@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include "lab/fanout.h"
+#include "lab/ipmi.h"
 #include "lab/parse.h"
 #include "lab/target.h"
 #include "lab.h"
@@ -29,7 +30,7 @@ const struct lab_opt cmd_bmc_opts[] = {
 	{ "timeout", "S", "per-host deadline in seconds (default 10)" },
 	{ "fanout", "N", "hosts worked at once (default 64)" },
 	{ "privilege", "LEVEL", "user, operator or admin (default: the "
-	  "inventory's, else operator)" },
+	  "inventory's, else operator)", lab_ipmi_priv_words, 0 },
 	{ "retransmit", "MS", "IPMI retransmission timeout (default 500)" },
 	{ NULL, NULL, NULL },
 };

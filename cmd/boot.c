@@ -44,6 +44,7 @@ boot_run(struct lab_call *call, struct lab_err *err)
 	lab_json_arr_begin(&j);
 	table_init(&t, 3, "HOST", "BOOT", "RESULT");
 	table_paint(&t, 2);
+	table_text(&t, 2);
 	for (i = 0; i < run.n; i++) {
 		const struct lab_bmc_result	*r = &run.res[i];
 		const char			*dev = r->ok && r->reachable ?

@@ -236,10 +236,26 @@ arg_specs(struct lab_buf *b, const char *args)
 		lab_buf_adds(b, " +");
 }
 
+/* The option named by the n bytes of name that v declares, or NULL. */
+static const struct lab_opt *
+find_opt(const struct lab_verb *v, const char *name, size_t n)
+{
+	const struct lab_opt	*sets[2] = { v->opts, v->shared_opts }, *o;
+	size_t			 i;
+
+	for (i = 0; i < LAB_ARRAY_SIZE(sets); i++)
+		for (o = sets[i]; o != NULL && o->name != NULL; o++)
+			if (strlen(o->name) == n && strncmp(o->name, name, n) == 0)
+				return o;
+	return NULL;
+}
+
 /* The options the usage of (c, v) offers, from cmd_usage itself. */
 static void
 verb_tables(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 {
+	const struct lab_opt	*o;
+	const char *const	*w;
 	struct lab_buf	 key, opts, spec;
 	char		*text = NULL, *line, *save = NULL, *p;
 	size_t		 size = 0, len;
@@ -274,6 +290,14 @@ verb_tables(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 			lab_buf_release(&spec);
 			lab_buf_init(&spec);
 			classify(&spec, p, strcspn(p, " "));
+			/* the words an enumerated value takes */
+			if ((o = find_opt(v, line + 2, len - 2)) != NULL) {
+				for (w = o->values; w != NULL && *w != NULL;
+				    w++)
+					lab_buf_addf(&spec, " %s", *w);
+				if (o->files)
+					lab_buf_adds(&spec, " @files");
+			}
 			fprintf(f, "]=");
 			sq(f, spec.len ? spec.s : "");
 			fputc('\n', f);

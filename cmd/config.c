@@ -35,6 +35,8 @@ config_run(struct lab_call *call, struct lab_err *err)
 		return rc;
 	}
 	table_init(&t, 3, "SETTING", "VALUE", "ORIGIN");
+	table_text(&t, 1);
+	table_text(&t, 2);
 	for (k = 0; k < LAB_CONFIG_N; k++)
 		table_row(&t, lab_config_keys[k], cmd_settings[k].shown,
 		    cmd_settings[k].origin);

@@ -12,6 +12,7 @@
 
 #include "lab/console.h"
 #include "lab/file.h"
+#include "lab/ipmi.h"
 #include "lab/parse.h"
 #include "lab/target.h"
 #include "lab.h"
@@ -340,7 +341,7 @@ static const struct lab_opt console_opts[] = {
 	{ "log", "FILE", "append what the console prints to FILE (a regular "
 	  "file of yours, not a symlink)" },
 	{ "privilege", "LEVEL", "user, operator or admin (default: the "
-	  "inventory's, else operator)" },
+	  "inventory's, else operator)", lab_ipmi_priv_words, 0 },
 	{ "timeout", "S", "seconds without an answer from the BMC before "
 	  "the session is given up (default: the inventory's, else 60)" },
 	{ NULL, NULL, NULL },

@@ -8,14 +8,18 @@ void
 cmd_help_all(FILE *f)
 {
 	const struct lab_cmd	*c;
-	size_t			 i;
+	size_t			 i, w = 0;
 
 	fprintf(f, "usage: lab [--db PATH] [--credentials PATH] COMMAND "
 	    "[VERB] [ARGS...] [--json]\n\n"
 	    "lab runs a small server lab: its inventory in SQLite, declared "
 	    "in YAML,\nand its BMCs over IPMI.\n\ncommands:\n");
+	/* the summaries start in one column, two spaces after the longest */
 	for (i = 0; (c = lab_commands[i]) != NULL; i++)
-		fprintf(f, "  %-9s %s\n", c->name, c->summary);
+		if (strlen(c->name) > w)
+			w = strlen(c->name);
+	for (i = 0; (c = lab_commands[i]) != NULL; i++)
+		fprintf(f, "  %-*s  %s\n", (int)w, c->name, c->summary);
 	fprintf(f, "\ntargets: microserver1, microserver[1-3], ml11[0,5], "
 	    "@group, --all; !name and !@group exclude\n"
 	    "\nexit codes:\n"

@@ -156,6 +156,7 @@ history_run(struct lab_call *call, struct lab_err *err)
 		table_init(&t, 7, "RUN", "STARTED", "HOST", "KIND", "LAYOUT",
 		    "STATUS", "STEPS");
 		table_paint(&t, 5);
+		table_key(&t, 2);
 		for (i = 0; i < runs.n; i++) {
 			snprintf(id, sizeof(id), "%lld", (long long)runs.v[i].id);
 			lab_format_time(runs.v[i].started_at, when, sizeof(when));

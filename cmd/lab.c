@@ -241,6 +241,7 @@ void
 cmd_usage(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 {
 	const struct lab_verb	*w;
+	size_t			 n = 10;
 
 	if (v != NULL) {
 		fprintf(f, "usage: ");
@@ -258,9 +259,13 @@ cmd_usage(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 	}
 	fprintf(f, "\n%s\n", c->summary);
 	if (c->verbs[0].name != NULL) {
+		/* one column for the summaries, however long a verb */
+		for (w = c->verbs; w->run != NULL; w++)
+			if (strlen(w->name) > n)
+				n = strlen(w->name);
 		fprintf(f, "\nverbs:\n");
 		for (w = c->verbs; w->run != NULL; w++)
-			fprintf(f, "  %-10s %s\n", w->name, w->summary);
+			fprintf(f, "  %-*s %s\n", (int)n, w->name, w->summary);
 	}
 }
 
@@ -346,8 +351,15 @@ load_config(const char *home, struct lab_err *err)
 	const char	*e;
 	char		 path[4096];
 
-	if ((e = getenv("LAB_CONFIG")) != NULL && *e != '\0')
-		return lab_config_load(e, &config, err);
+	/* a config named on purpose must be there; the default ones may not */
+	if ((e = getenv("LAB_CONFIG")) != NULL && *e != '\0') {
+		if (lab_config_load(e, &config, err) == -1)
+			return -1;
+		if (config == NULL)
+			return lab_err_set(err, LAB_EXIT_ENV, "LAB_CONFIG names "
+			    "'%s': no such file", cmd_vis(e));
+		return 0;
+	}
 	if ((e = getenv("XDG_CONFIG_HOME")) != NULL && *e == '/')
 		snprintf(path, sizeof(path), "%s/lab/config.yaml", e);
 	else
@@ -497,22 +509,26 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 			const char	*bad = argv[optind - 1];
 			char		 word[64];
 
-			if (c == ':' || (optopt == 0 && strchr(bad, '=') == NULL &&
-			    bad[0] == '-' && bad[1] == '-')) {
-				snprintf(word, sizeof(word), "%s", bad + 2);
-				for (i = 0; i < n; i++)
-					if (strcmp(names[i], word) == 0 &&
-					    lo[i].has_arg)
-						break;
-				if (i < n) {
-					fprintf(stderr, "lab: %s: option '--%s' "
-					    "needs a value\n", call->label, word);
-					return -1;
-				}
-			}
+			/*
+			 * getopt_long() says '?' for a known option without its
+			 * value too (optopt is then that option's code): tell
+			 * it from an unknown word by its name.
+			 */
 			snprintf(word, sizeof(word), "%s", bad[0] == '-' &&
 			    bad[1] == '-' ? bad + 2 : bad);
 			word[strcspn(word, "=")] = '\0';
+			for (i = 0; i < n; i++)
+				if (strcmp(names[i], word) == 0)
+					break;
+			if (i < n && bad[0] == '-' && bad[1] == '-') {
+				if (lo[i].has_arg)
+					fprintf(stderr, "lab: %s: option '--%s' "
+					    "needs a value\n", call->label, word);
+				else
+					fprintf(stderr, "lab: %s: option '--%s' "
+					    "takes no value\n", call->label, word);
+				return -1;
+			}
 			near = lab_suggest(word, names, n);
 			if (near != NULL)
 				fprintf(stderr, "lab: %s: unknown option '%s', "

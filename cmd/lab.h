@@ -29,6 +29,10 @@ struct lab_opt {
 	const char	*name;		/* long name, without "--" */
 	const char	*arg;		/* "FILE" when it takes a value, else NULL */
 	const char	*help;
+	/* for completion: the words the value may be (NULL-terminated), or
+	   NULL; and whether it may be a file's path too */
+	const char *const *values;
+	int		 files;
 };
 
 struct lab_call;
@@ -179,16 +183,26 @@ struct table {
 	const char	**cells;	/* row by row */
 	size_t		 ncells, cap;
 	unsigned	 paint;		/* columns of state words to colour */
+	unsigned	 key;		/* columns never cut (column 0) */
+	unsigned	 text_cols;	/* free-text columns, cut first */
 };
 
 /*
  * Chooses how tables reach stdout: CSV (RFC 4180 quoting, a header row),
- * or on a terminal sized to it (the widest column cut with "…") and
+ * or on a terminal sized to it (the widest free-text column cut first with
+ * "…", then the others; a key column never) and
  * coloured unless NO_COLOR is set; a pipe gets the plain table.
  */
 void	table_setup(int csv);
 /* Colours the state words (on, off, up, down, failed ...) of a column. */
 void	table_paint(struct table *, size_t col);
+/*
+ * A column that names the row (a host, a switch, the time of a log
+ * line) is never cut on a narrow terminal; column 0 is one already.
+ */
+void	table_key(struct table *, size_t col);
+/* A free-text column (message, description, role): the first cut. */
+void	table_text(struct table *, size_t col);
 /* Prints one state word, coloured as table_paint() would. */
 void	table_word(FILE *, const char *);
 

@@ -38,6 +38,8 @@ log_run(struct lab_call *call, struct lab_err *err)
 		lab_buf_release(&b);
 	} else {
 		table_init(&t, 5, "TIME", "USER", "RESULT", "COMMAND", "MESSAGE");
+		table_text(&t, 3);
+		table_text(&t, 4);
 		for (i = 0; i < n; i++) {
 			lab_format_time(v[i].time, when, sizeof(when));
 			snprintf(res, sizeof(res), "%d", v[i].result);

@@ -186,6 +186,7 @@ ls_hosts(struct lab_call *call, struct lab_err *err)
 	hc.pick = pick;
 	table_init(&t, 7, "NAME", "MODEL", "ROLE", "GROUPS", "BMC", "NICS",
 	    "DISKS");
+	table_text(&t, 2);
 	table_print_rows(&t, stdout, n, host_cells, &hc);
 	table_release(&t);
 	lab_host_rows_release(&rows);
@@ -426,6 +427,7 @@ ls_groups(struct lab_call *call, struct lab_err *err)
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
 	table_init(&t, 4, "GROUP", "HOSTS", "MEMBERS", "DESCRIPTION");
+	table_text(&t, 3);
 	for (i = 0; i < names.n; i++) {
 		for (a = 0; a < call->argc; a++)
 			if (strcmp(call->argv[a], names.v[i]) == 0 ||

@@ -95,6 +95,8 @@ report(struct lab_call *call, struct lab_media_result *res, size_t n,
 	lab_json_arr_begin(&j);
 	table_init(&t, 5, "HOST", "IMAGE", "CONNECTED", "BOOT", "RESULT");
 	table_paint(&t, 4);
+	table_text(&t, 1);
+	table_text(&t, 4);
 	for (i = 0; i < n; i++) {
 		const struct lab_media_result	*r = &res[i];
 		const struct lab_media_state	*st = &r->state;

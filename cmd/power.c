@@ -29,6 +29,7 @@ report(struct lab_call *call, struct cmd_bmc_run *run, struct lab_err *err)
 	table_init(&t, 3, "HOST", "STATE", "RESULT");
 	table_paint(&t, 1);
 	table_paint(&t, 2);
+	table_text(&t, 2);
 	for (i = 0; i < run->n; i++) {
 		r = &run->res[i];
 		lab_json_obj_begin(&j);

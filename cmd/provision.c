@@ -415,7 +415,8 @@ provision_run(struct lab_call *call, struct lab_err *err)
 
 static const struct lab_opt provision_opts[] = {
 	{ "layout", "LAYOUT", "storage: raid10 raidz1 raidz2 mirror stripe "
-	  "md-raid1 md-raid10 md-raid5, or a layout FILE.yaml" },
+	  "md-raid1 md-raid10 md-raid5, or a layout FILE.yaml",
+	  lab_layout_words, 1 },
 	{ "disks", "SLOTS", "the disks by slot, comma-separated (default: "
 	  "every non-boot, non-SSD disk)" },
 	{ "cache", "SLOT", "an SSD as L2ARC cache" },
@@ -423,11 +424,13 @@ static const struct lab_opt provision_opts[] = {
 	{ "pool", "NAME", "the pool (ZFS) or volume group (md) name" },
 	{ "force", NULL, "use disks that hold a partition table, and mount a "
 	  "layout file's filesystems over folders that hold files" },
-	{ "bond", "MODE", "network: active-backup, 802.3ad or balance-alb" },
+	{ "bond", "MODE", "network: active-backup, 802.3ad or balance-alb",
+	  lab_bond_mode_words, 0 },
 	{ "nics", "NICS", "the NICs to bond, comma-separated (default: all)" },
 	{ "bridge", "NAME", "a bridge over the bond, holding the host's "
 	  "address" },
-	{ "renderer", "R", "ifupdown (default), networkd or netplan" },
+	{ "renderer", "R", "ifupdown (default), networkd or netplan",
+	  lab_bond_renderer_words, 0 },
 	{ "yes", NULL, "apply the plan (without it, only print it)" },
 	{ "accept-new", NULL, "trust and record an unknown SSH host key" },
 	{ NULL, NULL, NULL },

@@ -158,6 +158,10 @@ collect(struct lab_call *call, int timeout_ms, int deadline_s,
 	return 0;
 }
 
+/* What --format takes. */
+static const char *const formats[] = { "text", "markdown", "html", "json",
+	NULL };
+
 static int
 report_run(struct lab_call *call, struct lab_err *err)
 {
@@ -170,11 +174,13 @@ report_run(struct lab_call *call, struct lab_err *err)
 	int64_t			 since = 0;
 	long			 t = 10;
 	int			 deadline_s, rc = LAB_EXIT_OK;
+	size_t			 k;
 
 	if (fmt == NULL)
 		fmt = call->json ? "json" : "text";
-	if (strcmp(fmt, "text") != 0 && strcmp(fmt, "markdown") != 0 &&
-	    strcmp(fmt, "html") != 0 && strcmp(fmt, "json") != 0)
+	for (k = 0; formats[k] != NULL && strcmp(fmt, formats[k]) != 0; k++)
+		;
+	if (formats[k] == NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "unknown format '%s' "
 		    "(text, markdown, html or json)", fmt), LAB_EXIT_INPUT;
 	if ((s = cmd_opt(call, "since")) != NULL &&
@@ -234,7 +240,8 @@ done:
 }
 
 static const struct lab_opt report_opts[] = {
-	{ "format", "FORMAT", "text (default), markdown, html or json" },
+	{ "format", "FORMAT", "text (default), markdown, html or json",
+	  formats, 0 },
 	{ "out", "FILE", "write the report to FILE (atomically, keeping its "
 	  "mode; a device or FIFO is written to; a symlink is followed) and "
 	  "print its path" },

@@ -25,6 +25,7 @@ sel_run(struct lab_call *call, struct lab_err *err)
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
 	table_init(&t, 5, "HOST", "ID", "TIME", "SENSOR", "EVENT");
+	table_text(&t, 4);
 	for (i = 0; i < run.n; i++) {
 		const struct lab_bmc_result	*r = &run.res[i];
 

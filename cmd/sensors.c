@@ -60,6 +60,8 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	lab_json_arr_begin(&j);
 	table_init(&t, 5, "HOST", "SENSOR", "VALUE", "TYPE", "STATE");
 	table_paint(&t, 4);
+	table_key(&t, 1);
+	table_text(&t, 4);
 	for (i = 0; i < run.n; i++) {
 		const struct lab_bmc_result	*r = &run.res[i];
 

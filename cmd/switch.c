@@ -192,6 +192,9 @@ ports(struct lab_call *call, struct lab_err *err)
 	table_init(&t, 7, "IFINDEX", "PORT", "STATUS", "SPEED", "DUPLEX",
 	    "HOST", "ALIAS");
 	table_paint(&t, 2);
+	table_key(&t, 1);
+	table_key(&t, 5);
+	table_text(&t, 6);
 	for (i = 0; i < r.n; i++) {
 		const struct lab_port_row	*p = &r.v[i];
 

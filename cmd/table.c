@@ -89,6 +89,7 @@ table_init(struct table *t, size_t ncols, ...)
 
 	memset(t, 0, sizeof(*t));
 	t->ncols = ncols;
+	t->key = 1u;	/* the first column names the row */
 	lab_pool_init(&t->text);
 	va_start(ap, ncols);
 	for (i = 0; i < ncols; i++)
@@ -118,6 +119,22 @@ table_paint(struct table *t, size_t col)
 {
 	if (col < 32)
 		t->paint |= 1u << col;
+}
+
+/* Column col names the row (a host, a switch, a time): never cut. */
+void
+table_key(struct table *t, size_t col)
+{
+	if (col < 32)
+		t->key |= 1u << col;
+}
+
+/* Column col is free text (a message, a description): cut first. */
+void
+table_text(struct table *t, size_t col)
+{
+	if (col < 32)
+		t->text_cols |= 1u << col;
 }
 
 /* The colour of a state word, or NULL. */
@@ -305,19 +322,47 @@ print_csv(struct view *v, FILE *f)
 	}
 }
 
-/* Narrows the widest columns, down to 4, until a row fits the terminal. */
+/* The narrowest a free-text column is cut to, and any other column. */
+#define TEXT_MIN	12
+#define OTHER_MIN	4
+
+/*
+ * Narrows columns until a row fits the terminal: first the widest
+ * free-text column, down to TEXT_MIN, then the next widest; then the
+ * other columns, the widest first, down to OTHER_MIN. A key column is
+ * never cut: when the rest is at its minimum, the line is left too wide.
+ */
 static void
-fit(size_t *w, size_t ncols)
+fit(const struct table *t, size_t *w)
 {
-	size_t	total = 0, c, widest;
+	size_t	total = 0, c, widest, ncols = t->ncols, cut;
+	int	found;
 
 	for (c = 0; c < ncols; c++)
 		total += w[c] + (c + 1 < ncols ? 2 : 0);
 	while (total > out_cols) {
-		for (widest = 0, c = 1; c < ncols; c++)
-			if (w[c] > w[widest])
+		for (found = 0, widest = 0, c = 0; c < ncols; c++)
+			if ((t->text_cols & ~t->key & (1u << c)) &&
+			    w[c] > TEXT_MIN && (!found || w[c] > w[widest])) {
 				widest = c;
-		if (w[widest] <= 4)
+				found = 1;
+			}
+		if (!found)
+			break;
+		cut = w[widest] - TEXT_MIN;
+		if (cut > total - out_cols)
+			cut = total - out_cols;
+		w[widest] -= cut;
+		total -= cut;
+	}
+	while (total > out_cols) {
+		for (found = 0, widest = 0, c = 0; c < ncols; c++)
+			if (!(t->key & (1u << c)) && w[c] > OTHER_MIN &&
+			    (!found || w[c] > w[widest])) {
+				widest = c;
+				found = 1;
+			}
+		if (!found)
 			break;
 		w[widest]--;
 		total--;
@@ -404,7 +449,7 @@ print_view(struct view *v, FILE *f)
 		}
 	}
 	if (tty)
-		fit(w, t->ncols);
+		fit(t, w);
 	else {
 		print_plain(v, f, w);
 		return;

@@ -235,9 +235,14 @@ work(void *arg, const void *item, void *res)
 		/* reading nothing from nothing is not a failure; acting is */
 		r->ok = req->verb == LAB_BMC_STATUS || req->dry_run;
 		set_note(r, "no BMC recorded");
-		if (!r->ok)
+		/* only a power verb can be done by hand instead */
+		if (!r->ok && req->verb >= LAB_BMC_ON &&
+		    req->verb <= LAB_BMC_SOFT)
 			lab_err_set(&r->err, LAB_EXIT_PARTIAL, "no BMC "
 			    "recorded: power it by hand");
+		else if (!r->ok)
+			lab_err_set(&r->err, LAB_EXIT_PARTIAL, "no BMC in the "
+			    "inventory");
 		return;
 	}
 	/* an IPv6 address is bracketed, as in lib/ipmi.c */

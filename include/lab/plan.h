@@ -79,6 +79,12 @@ struct lab_target_facts {
 	int	zfs_lz4;	/* the target's ZFS has compression=lz4 */
 };
 
+/* The storage layouts by name (--layout), NULL-terminated. */
+extern const char *const lab_layout_words[];
+/* The bond modes and the network renderers, NULL-terminated. */
+extern const char *const lab_bond_mode_words[];
+extern const char *const lab_bond_renderer_words[];
+
 struct lab_storage_req {
 	const char		*layout;	/* raid10 raidz1 raidz2 mirror
 						   stripe md-raid1 md-raid10

@@ -14,6 +14,7 @@
 #include "lab/ipmi.h"
 #include "lab/model.h"
 #include "lab/parse.h"
+#include "lab/subnet.h"
 #include "inventory-priv.h"
 #include "core/schema.h"
 #include "core/yaml-priv.h"
@@ -477,6 +478,12 @@ load_network(struct ctx *c, const struct ynode *n, struct lab_host *h)
 	if (net->gateway != NULL && net->address == NULL)
 		return fail(c, get(n, "gateway"), "%s has a gateway but no "
 		    "address (without an address the host uses DHCP)", what);
+	/* a gateway off the host's own network is unreachable from it */
+	if (net->gateway != NULL &&
+	    lab_subnet_has(net->address, net->gateway) != 1)
+		return fail(c, get(n, "gateway"), "gateway '%.64s' of %s is "
+		    "outside its network %.64s", net->gateway, what,
+		    net->address);
 	if ((seq = get(n, "dns")) == NULL || lab_yaml_is_null(seq))
 		return 0;
 	if (want_kind(c, seq, YNODE_SEQ, "'dns'") == -1)

@@ -18,10 +18,10 @@
 #define STAGING		"/var/lib/lab/net"
 #define BOND		"bond0"
 
-static const char *const modes[] = { "active-backup", "802.3ad",
-	"balance-alb" };
-static const char *const renderers[] = { "ifupdown", "networkd",
-	"netplan" };
+const char *const lab_bond_mode_words[] = { "active-backup", "802.3ad",
+	"balance-alb", NULL };
+const char *const lab_bond_renderer_words[] = { "ifupdown", "networkd",
+	"netplan", NULL };
 
 struct bond {
 	const struct lab_host	*h;
@@ -390,8 +390,8 @@ script_vars(struct bond *b, struct lab_buf *slaves)
 	lab_tvars_set(b->t, "top", b->top);
 	if (b->req->bridge != NULL)
 		lab_tvars_set(b->t, "bridge", b->req->bridge);
-	for (i = 0; i < LAB_ARRAY_SIZE(renderers); i++)
-		if (strcmp(renderers[i], b->renderer) == 0 &&
+	for (i = 0; lab_bond_renderer_words[i] != NULL; i++)
+		if (strcmp(lab_bond_renderer_words[i], b->renderer) == 0 &&
 		    ((d = lab_tvars_add(b->t, "dirs")) == NULL ||
 		    lab_tvars_set(d, "dir", dirs[i]) == -1))
 			return lab_err_oom(b->err);
@@ -511,8 +511,9 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 	if (req->mode == NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "no bond mode given "
 		    "(active-backup, 802.3ad or balance-alb)");
-	if (word("bond mode", req->mode, modes, 3, err) == -1 ||
-	    word("renderer", b.renderer, renderers, 3, err) == -1)
+	if (word("bond mode", req->mode, lab_bond_mode_words, 3, err) == -1 ||
+	    word("renderer", b.renderer, lab_bond_renderer_words, 3,
+	    err) == -1)
 		return -1;
 	if (req->bridge != NULL && (lab_check_name(req->bridge, &why) == -1 ||
 	    strlen(req->bridge) > 15 || strcmp(req->bridge, BOND) == 0))

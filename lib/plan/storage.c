@@ -14,8 +14,8 @@ static const char *const zfs_layouts[] = { "raid10", "raidz1", "raidz2",
 	"mirror", "stripe", NULL };
 static const char *const md_layouts[] = { "md-raid1", "md-raid10",
 	"md-raid5", NULL };
-static const char *const all_layouts[] = { "raid10", "raidz1", "raidz2",
-	"mirror", "stripe", "md-raid1", "md-raid10", "md-raid5" };
+const char *const lab_layout_words[] = { "raid10", "raidz1", "raidz2",
+	"mirror", "stripe", "md-raid1", "md-raid10", "md-raid5", NULL };
 
 static int
 among(const char *s, const char *const *w)
@@ -47,8 +47,8 @@ lab_plan_storage(const struct lab_host *h, const struct lab_storage_req *req,
 		return lab_plan_zfs(h, req, ret, err);
 	if (among(req->layout, md_layouts))
 		return lab_plan_md(h, req, ret, err);
-	near = lab_suggest(req->layout, all_layouts,
-	    LAB_ARRAY_SIZE(all_layouts));
+	near = lab_suggest(req->layout, lab_layout_words,
+	    LAB_ARRAY_SIZE(lab_layout_words) - 1);
 	if (near != NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "unknown layout '%s'; "
 		    "did you mean '%s'?", req->layout, near);

@@ -56,6 +56,16 @@ check lab show s -- sg200
 check lab switch ports '' -- sg200
 check lab ls groups v -- vmware
 check lab export --format '' -- json yaml
+check lab report --format '' -- text markdown html json
+check lab report --format m -- markdown
+check lab provision nas --layout raidz -- raidz1 raidz2
+check lab provision nas --layout md- -- md-raid1 md-raid10 md-raid5
+: > "$T/layout.yaml"
+check lab provision nas --layout "$T/lay" -- "$T/layout.yaml"
+check lab provision nas --bond '' -- active-backup 802.3ad balance-alb
+check lab provision nas --bond a --renderer n -- networkd netplan
+check lab power on nas --privilege o -- operator
+check lab console nas --privilege a -- admin
 check lab help sw -- switch
 check lab help power s -- soft status
 check lab completion words h -- hosts

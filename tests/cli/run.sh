@@ -10,6 +10,8 @@
 # when there, becomes the config file ($T spelt @T@), and NAME.env, when
 # there, is sourced first (unset LAB_DB ...). Output is
 # normalised: the temp folder becomes $T and times become <TIME>.
+# NAME.tty, when there, holds a width: the case then runs on a
+# pseudo-terminal (script(1)) with COLUMNS set to it and NO_COLOR.
 # LAB_TEST_WRAPPER, when set, is a command line every lab run of the case
 # goes through (valgrind.sh sets it to valgrind).
 set -eu
@@ -49,7 +51,16 @@ if [ -f "$DIR/$NAME.setup" ]; then
 	done < "$DIR/$NAME.setup"
 fi
 rc=0
-eval "lab $(cat "$DIR/$NAME.args")" >"$T/out" 2>"$T/err" || rc=$?
+if [ -f "$DIR/$NAME.tty" ]; then
+	command -v script >/dev/null 2>&1 ||
+	    { echo "$NAME: script(1) missing (package util-linux)" >&2; exit 1; }
+	COLUMNS=$(cat "$DIR/$NAME.tty") NO_COLOR=1 script -qec \
+	    "${LAB_TEST_WRAPPER:-} '$LAB' $(cat "$DIR/$NAME.args") 2>'$T/err'" \
+	    /dev/null >"$T/tty" </dev/null || rc=$?
+	tr -d '\r' <"$T/tty" >"$T/out"
+else
+	eval "lab $(cat "$DIR/$NAME.args")" >"$T/out" 2>"$T/err" || rc=$?
+fi
 norm() {
 	sed -e "s|$T|\$T|g" -e "s/  $ME  /  <USER>  /" -e "s/^\([^,]*\),$ME,/\1,<USER>,/" -e "s/\"user\": \"$ME\"/\"user\": \"<USER>\"/" \
 	    -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z/<TIME>/g' "$1"

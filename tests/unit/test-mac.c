@@ -1,10 +1,11 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* MAC addresses, addresses and names: lab_parse_mac, lab_check_address,
- * lab_check_name, lab_parse_int. */
+ * lab_check_name, lab_parse_int, lab_subnet_has. */
 #include <stdio.h>
 #include <string.h>
 
 #include "lab/parse.h"
+#include "lab/subnet.h"
 
 #include "tests.h"
 
@@ -274,10 +275,39 @@ test_int(void)
 	    v == 42);
 }
 
+/* A gateway against the host's address/prefix (the inventory's check). */
+static void
+test_subnet(void)
+{
+	CHECK(lab_subnet_has("192.0.2.31/28", "192.0.2.17") == 1);
+	CHECK(lab_subnet_has("192.0.2.31/28", "192.0.2.16") == 1);
+	CHECK(lab_subnet_has("192.0.2.31/28", "192.0.2.15") == 0);
+	CHECK(lab_subnet_has("192.0.2.31/28", "192.0.2.32") == 0);
+	CHECK(lab_subnet_has("192.0.2.40/24", "192.0.2.1") == 1);
+	CHECK(lab_subnet_has("192.0.2.40/24", "192.0.3.1") == 0);
+	CHECK(lab_subnet_has("10.1.2.3/9", "10.127.0.1") == 1);
+	CHECK(lab_subnet_has("10.1.2.3/9", "10.128.0.1") == 0);
+	CHECK(lab_subnet_has("10.0.0.1/1", "127.0.0.1") == 1);
+	CHECK(lab_subnet_has("10.0.0.1/1", "128.0.0.1") == 0);
+	CHECK(lab_subnet_has("192.0.2.5/32", "192.0.2.5") == 1);
+	CHECK(lab_subnet_has("192.0.2.5/32", "192.0.2.6") == 0);
+	CHECK(lab_subnet_has("2001:db8::10/64", "2001:db8::1") == 1);
+	CHECK(lab_subnet_has("2001:db8::10/64", "2001:db8:0:1::1") == 0);
+	CHECK(lab_subnet_has("2001:db8::10/61", "2001:db8:0:7::1") == 1);
+	CHECK(lab_subnet_has("2001:db8::10/61", "2001:db8:0:8::1") == 0);
+	/* the other family is another network; junk does not parse */
+	CHECK(lab_subnet_has("192.0.2.40/24", "2001:db8::1") == 0);
+	CHECK(lab_subnet_has("2001:db8::10/64", "192.0.2.1") == 0);
+	CHECK(lab_subnet_has("192.0.2.40/24", "gw.example") == -1);
+	CHECK(lab_subnet_has("192.0.2.40", "192.0.2.1") == -1);
+	CHECK(lab_subnet_has("192.0.2.40/33", "192.0.2.1") == -1);
+}
+
 int
 main(void)
 {
 	test_mac();
+	test_subnet();
 	test_address();
 	test_name();
 	test_int();

@@ -461,6 +461,13 @@ main(void)
 	CHECK(!r[2].ok);
 	lab_bmc_results_free(r, n);
 
+	/* a read that is no power verb: nothing to do by hand instead */
+	req.verb = LAB_BMC_BOOT_GET;
+	r = run(inv, creds, &req, &n);
+	CHECK(r[7].no_bmc && !r[7].ok);
+	CHECK_STR(r[7].err.msg, "no BMC in the inventory");
+	lab_bmc_results_free(r, n);
+
 	/* power on again: every reachable host is already on, none is sent */
 	for (i = 0; i < 7; i++)
 		fakes[i].sets = 0;
