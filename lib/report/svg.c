@@ -215,8 +215,8 @@ legend(struct lab_buf *b, int y)
 	legend_item(b, PAD + 410, y, C_DOWN, "#222", "down");
 	legend_item(b, PAD + 480, y, "#ffffff", C_HALF, "half duplex");
 	legend_item(b, PAD + 580, y, C_LAG, C_LAG, "in a LAG (its name)");
-	lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"lg\">vN: "
-	    "untagged VLAN</text>\n", PAD + 730, y + 10);
+	lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"lg\">vN: its "
+	    "VLAN (PVID)</text>\n", PAD + 730, y + 10);
 }
 
 static void
