@@ -170,8 +170,8 @@ ports(struct lab_call *call, struct lab_err *err)
 	struct lab_json		 j;
 	struct table		 t;
 	char			 ifx[24], speed[24], who[160];
-	size_t			 i;
-	int			 rc;
+	size_t			 i, hidden = 0;
+	int			 rc, all = cmd_opt(call, "all") != NULL;
 
 	if (cmd_inventory(call, &inv, err) == -1)
 		return err->code;
@@ -209,6 +209,12 @@ ports(struct lab_call *call, struct lab_err *err)
 		lab_json_kstr(&j, "host", p->host);
 		lab_json_kstr(&j, "nic", p->nic);
 		lab_json_obj_end(&j);
+		/* a slot with nothing in it (an absent stack member) */
+		if (!all && p->oper_status != NULL &&
+		    strcmp(p->oper_status, "notPresent") == 0) {
+			hidden++;
+			continue;
+		}
 		snprintf(ifx, sizeof(ifx), "%lu", p->ifindex);
 		snprintf(speed, sizeof(speed), "%lld%s", p->speed_mbps,
 		    p->speed_suspect ? "?" : "");
@@ -224,6 +230,9 @@ ports(struct lab_call *call, struct lab_err *err)
 	else {
 		if (r.n > 0 || call->csv)
 			table_print(&t, stdout);
+		if (hidden > 0 && !call->csv)
+			printf("%zu of %zu ports not present (hidden; --all "
+			    "shows them)\n", hidden, r.n);
 		for (i = 0; i < f.n && !call->csv; i++) {
 			table_word(stdout, f.v[i].severity);
 			printf("%*s %s: %s\n", (int)(strlen(f.v[i].severity) <
@@ -294,6 +303,12 @@ static const struct lab_opt discover_opts[] = {
 	{ NULL, NULL, NULL },
 };
 
+static const struct lab_opt ports_opts[] = {
+	{ "all", NULL, "also the rows whose status is notPresent (hidden by "
+	  "default; --json always has every row)" },
+	{ NULL, NULL, NULL },
+};
+
 static const struct lab_verb switch_verbs[] = {
 	{ .name = "discover", .args = "[SWITCH...]", .min = 0,
 	  .max = LAB_ARGS_ANY, .flags = LAB_VERB_JSON | LAB_VERB_MUTATES,
@@ -303,6 +318,7 @@ static const struct lab_verb switch_verbs[] = {
 		"port" },
 	{ .name = "ports", .args = "SWITCH", .min = 1, .max = 1,
 	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = ports,
+	  .opts = ports_opts,
 	  .summary = "the port table of the last discovery, with the host on "
 		"each port" },
 	{ .name = "sync", .args = "SWITCH", .min = 1, .max = 1,

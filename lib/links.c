@@ -164,7 +164,7 @@ lab_switch_analyse(const struct lab_inventory *inv,
 	struct nicref			*refs, key, *r;
 	const struct lab_snmp_fdb_entry	*e;
 	const struct lab_snmp_port	*p;
-	char				*found, who[160];
+	char				*found, who[160], *subj, *msg;
 	size_t				 n = 0, i, j, first = links->n;
 	int				 rc = -1;
 
@@ -180,6 +180,18 @@ lab_switch_analyse(const struct lab_inventory *inv,
 			refs[n++] = (struct nicref){ inv->hosts[i].nics[j].mac,
 			    inv->hosts[i].name, inv->hosts[i].nics[j].name };
 	qsort(refs, n, sizeof(*refs), cmp_nicref);
+	/* the declared model against the one the switch names */
+	switch (lab_switch_model_check(lab_inventory_switch(inv, v->name), v,
+	    &subj, &msg)) {
+	case -1:
+		goto oom;
+	case 1:
+		if (add_finding(f, "warning", "model-mismatch", subj, msg) == -1)
+			goto oom;
+		break;
+	default:
+		break;
+	}
 	for (i = 0; i < v->fdb.n; i++) {
 		e = &v->fdb.v[i];
 		if (e->port == 0 || uplink(v, e->port))

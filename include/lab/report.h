@@ -59,11 +59,12 @@ struct lab_report_port {
 	long long	 speed_mbps;
 	char		*duplex;
 	int		 speed_suspect;
-	char		*vlan;		/* untagged VLAN id(s), or NULL */
+	char		*vlan;		/* PVID, else untagged VLAN id(s), or NULL */
 	char		*lag;		/* the port-channel it is in, or NULL */
 	char		*host;		/* the inventory host on it, or NULL */
 	char		*nic;
 	char		*neighbor;	/* "cdp: device port", or NULL */
+	int		 type;		/* IANAifType (6 ethernet); 0 unknown */
 };
 
 struct lab_report_switch {

@@ -150,6 +150,14 @@ int	lab_switch_analyse(const struct lab_inventory *,
 	    const struct lab_switch_view *, const struct lab_links_seen *seen,
 	    struct lab_links *links, struct lab_findings *findings,
 	    struct lab_err *err);
+/*
+ * A model mismatch: the declared model (a catalogue switch, not
+ * generic-switch) is not named by sysDescr. 1 and a finding's subject and
+ * message (caller-owned), 0 and NULLs when it agrees or nothing tells, -1
+ * out of memory.
+ */
+int	lab_switch_model_check(const struct lab_switch *,
+	    const struct lab_switch_view *, char **subject, char **message);
 void	lab_links_release(struct lab_links *);
 void	lab_findings_release(struct lab_findings *);
 void	lab_links_seen_release(struct lab_links_seen *);

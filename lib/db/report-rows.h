@@ -79,11 +79,12 @@ struct lab_db_report_port {
 	long long	 speed_mbps;
 	const char	*duplex;
 	int		 speed_suspect;
-	const char	*vlan;		/* untagged VLAN ids, comma-separated */
+	const char	*vlan;		/* PVID, else untagged VLAN ids */
 	const char	*lag;		/* the port-channel it is a member of */
 	const char	*host;		/* the hosts linked at the last walk */
 	const char	*nic;
 	const char	*neighbor;	/* "protocol: device port" */
+	int		 type;		/* IANAifType; 0 unknown */
 };
 
 /* The switches' findings, by switch name. */

@@ -203,15 +203,16 @@ lab_db_report_ports(struct lab_db *db,
 	int				 rc;
 
 	/*
-	 * The VLANs whose untagged list holds the port, the port-channel
+	 * The port's PVID, else the VLANs whose untagged list holds it, the port-channel
 	 * whose members do, the hosts whose link the last discovery saw,
 	 * and the neighbours: correlated, still one statement.
 	 */
 	if (lab_db_prepare(db, "SELECT p.switch_id, p.ifindex, p.name, "
 	    "p.alias, p.oper_status, p.speed_mbps, p.duplex, p.speed_suspect, "
+	    "coalesce(CAST(p.pvid AS TEXT), "
 	    "(SELECT group_concat(v.vlan_id, ',') FROM switch_vlans v "
 	    " WHERE v.switch_id = p.switch_id AND "
-	    " ',' || v.untagged || ',' LIKE '%,' || p.ifindex || ',%'), "
+	    " ',' || v.untagged || ',' LIKE '%,' || p.ifindex || ',%')), "
 	    "(SELECT coalesce(q.name, g.ifindex) FROM switch_lags g "
 	    " LEFT JOIN switch_ports q ON q.switch_id = g.switch_id AND "
 	    " q.ifindex = g.ifindex WHERE g.switch_id = p.switch_id AND "
@@ -228,7 +229,7 @@ lab_db_report_ports(struct lab_db *db,
 	    "(SELECT n.protocol || ': ' || coalesce(n.remote_device, '?') || "
 	    " ' ' || coalesce(n.remote_port, '?') FROM switch_neighbors n "
 	    " WHERE n.switch_id = p.switch_id AND n.ifindex = p.ifindex "
-	    " ORDER BY n.protocol LIMIT 1) "
+	    " ORDER BY n.protocol LIMIT 1), coalesce(p.type, 0) "
 	    "FROM switch_ports p ORDER BY p.switch_id, p.ifindex", &st,
 	    err) == -1)
 		return -1;
@@ -246,6 +247,7 @@ lab_db_report_ports(struct lab_db *db,
 		p.host = text(st, 10);
 		p.nic = text(st, 11);
 		p.neighbor = text(st, 12);
+		p.type = sqlite3_column_int(st, 13);
 		if (fn(arg, &p) == -1) {
 			rc = SQLITE_NOMEM;
 			break;

@@ -116,8 +116,8 @@ static const char *const store_sql[S_N] = {
 	    "uptime = ?5, discovered_at = ?6 WHERE name = ?1",
 	"INSERT INTO switch_ports (switch_id, ifindex, name, alias, "
 	    "oper_status, admin_status, speed_mbps, duplex, seen_at, type, "
-	    "speed_suspect) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11 "
-	    "FROM switches WHERE name = ?1",
+	    "speed_suspect, pvid) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
+	    "?10, ?11, ?12 FROM switches WHERE name = ?1",
 	"INSERT INTO switch_fdb (switch_id, mac, vlan, ifindex, seen_at) "
 	    "SELECT id, ?2, ?3, ?4, ?5 FROM switches WHERE name = ?1",
 	"INSERT OR REPLACE INTO switch_vlans (switch_id, vlan_id, name, egress, "
@@ -153,13 +153,32 @@ step(struct lab_db *db, sqlite3_stmt *st, struct lab_err *err)
 	return rc == SQLITE_DONE ? 0 : lab_db_fail(db, err, "store discovery");
 }
 
+/* The PVID of a port, or NULL (the PVIDs are sorted by ifindex). */
+static const struct lab_snmp_pvid *
+pvid_of(const struct lab_snmp_vlans *vl, unsigned long ifindex)
+{
+	size_t	lo = 0, hi = vl->npvid, mid;
+
+	while (lo < hi) {
+		mid = lo + (hi - lo) / 2;
+		if (vl->pvid[mid].ifindex == ifindex)
+			return &vl->pvid[mid];
+		if (vl->pvid[mid].ifindex < ifindex)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return NULL;
+}
+
 static int
 store_tables(struct lab_db *db, sqlite3_stmt **st,
     const struct lab_switch_view *v, int64_t now, struct lab_err *err)
 {
-	const char	*name = v->name;
-	char		*a, *b;
-	size_t		 i;
+	const char			*name = v->name;
+	const struct lab_snmp_pvid	*pv;
+	char				*a, *b;
+	size_t				 i;
 
 	for (i = 0; i < v->ports.n; i++) {
 		const struct lab_snmp_port	*p = &v->ports.v[i];
@@ -177,6 +196,11 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 		sqlite3_bind_int64(st[S_PORT], 10, p->type);
 		sqlite3_bind_int(st[S_PORT], 11,
 		    (p->flags & LAB_PORT_SPEED_SUSPECT) != 0);
+		if ((pv = pvid_of(&v->vlans, p->ifindex)) != NULL)
+			sqlite3_bind_int64(st[S_PORT], 12,
+			    (sqlite3_int64)pv->vlan);
+		else
+			sqlite3_bind_null(st[S_PORT], 12);
 		if (step(db, st[S_PORT], err) == -1)
 			return -1;
 	}

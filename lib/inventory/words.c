@@ -164,7 +164,7 @@ lab_finding_kind_static(const char *kind)
 {
 	static const char *const kinds[] = { "suspect-speed", "slow-port",
 		"half-duplex", "description", "unknown-mac", "nic-moved",
-		"nic-not-seen", NULL };
+		"nic-not-seen", "model-mismatch", NULL };
 	size_t	i;
 
 	for (i = 0; kind != NULL && kinds[i] != NULL; i++)

@@ -452,11 +452,34 @@ port_row(const struct lab_report_port *p, struct lab_buf *b)
 	lab_buf_adds(b, "</tr>\n");
 }
 
+static int
+present(const struct lab_report_port *p)
+{
+	return p->oper_status == NULL ||
+	    strcmp(p->oper_status, "notPresent") != 0;
+}
+
+/* The ports that are present (or, present 0, those that are not). */
+static void
+port_table(const struct lab_report_switch *sw, int want, struct lab_buf *b)
+{
+	size_t	i;
+
+	lab_buf_adds(b, "<table><thead><tr><th>ifIndex</th><th>Port</th>"
+	    "<th>Alias</th><th>Status</th><th>Speed</th><th>Duplex</th>"
+	    "<th>VLAN</th><th>LAG</th><th>Host and NIC</th>"
+	    "<th>Neighbour</th></tr></thead><tbody>\n");
+	for (i = 0; i < sw->nports; i++)
+		if (present(&sw->ports[i]) == want)
+			port_row(&sw->ports[i], b);
+	lab_buf_adds(b, "</tbody></table>\n");
+}
+
 static void
 one_switch(const struct lab_report *r, const struct lab_report_switch *sw,
     size_t idx, struct lab_buf *b)
 {
-	size_t	i;
+	size_t	i, absent = 0;
 
 	lab_buf_addf(b, "<div class=\"card\" id=\"switch-%zu\"><h3>", idx);
 	esc_or(b, sw->name, "(unnamed)");
@@ -480,13 +503,18 @@ one_switch(const struct lab_report *r, const struct lab_report_switch *sw,
 		    "</div>\n");
 		return;
 	}
-	lab_buf_adds(b, "<table><thead><tr><th>ifIndex</th><th>Port</th>"
-	    "<th>Alias</th><th>Status</th><th>Speed</th><th>Duplex</th>"
-	    "<th>VLAN</th><th>LAG</th><th>Host and NIC</th>"
-	    "<th>Neighbour</th></tr></thead><tbody>\n");
+	port_table(sw, 1, b);
 	for (i = 0; i < sw->nports; i++)
-		port_row(&sw->ports[i], b);
-	lab_buf_adds(b, "</tbody></table></div>\n");
+		absent += !present(&sw->ports[i]);
+	/* absent stack members and empty cages: folded away, still there */
+	if (absent > 0) {
+		lab_buf_addf(b, "<details><summary>%zu of %zu ports not "
+		    "present (not listed above)</summary>\n", absent,
+		    sw->nports);
+		port_table(sw, 0, b);
+		lab_buf_adds(b, "</details>\n");
+	}
+	lab_buf_adds(b, "</div>\n");
 }
 
 static void

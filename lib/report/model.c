@@ -222,6 +222,7 @@ add_port(void *arg, const struct lab_db_report_port *row)
 	p->host = lab_strdup(row->host);
 	p->nic = lab_strdup(row->nic);
 	p->neighbor = lab_strdup(row->neighbor);
+	p->type = row->type;
 	return 0;
 }
 

@@ -10,16 +10,23 @@
 
 #define SVG_OPEN	"<svg xmlns=\"http://www.w3.org/2000/svg\""
 
-/* Front panel geometry: physical layouts, then generic rows of 24. */
-#define PW		56
-#define PH		38
-#define GW		40
-#define GH		34
+/*
+ * Front panel geometry: jacks in two rows, blocks of GROUP_COLS columns
+ * stacked when a group has more; a LAG badge under a jack.
+ */
+#define PW		44
+#define PH		34
 #define GAP		6
 #define PAD		14
-#define GENERIC_MAX	48
-#define GENERIC_ROW	24
-#define PHYS_MAX	26
+#define TOP		28
+#define BADGE		12
+#define ROW_H		(PH + BADGE + 2)
+#define BLOCK_H		(2 * ROW_H + 8)
+#define GROUP_COLS	24
+#define BLOCK_JACKS	((size_t)2 * GROUP_COLS)
+#define UPLINK_GAP	24
+#define NAME_H		15
+#define PANEL_MAX	1024
 
 /* Storage diagram geometry. */
 #define DW		156
@@ -33,6 +40,7 @@
 #define C_DOWN		"#9e9e9e"
 #define C_NODATA	"#e4e4e4"
 #define C_HALF		"#d32f2f"
+#define C_LAG		"#1565c0"
 
 static int
 is_up(const struct lab_report_port *p)
@@ -154,32 +162,34 @@ port_title(struct lab_buf *b, long num, const struct lab_report_port *p)
 	lab_buf_adds(b, "</title>");
 }
 
-/* One port: a coloured jack with its number and a short host label. */
+/* One port: a coloured jack with its number, its VLAN and its LAG badge. */
 static void
-port_draw(struct lab_buf *b, int x, int y, int w, int h, long num,
-    const struct lab_report_port *p, size_t label)
+port_draw(struct lab_buf *b, int x, int y, long num,
+    const struct lab_report_port *p)
 {
-	const char	*label_text = NULL;
-
-	if (p != NULL)
-		label_text = p->host != NULL ? p->host : p->neighbor;
 	lab_buf_addf(b, "<g>");
 	port_title(b, num, p);
 	lab_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" height=\"%d\" "
-	    "rx=\"3\" fill=\"%s\"", x, y, w, h, port_fill(p));
-	if (p != NULL && is_half(p))
+	    "rx=\"3\" fill=\"%s\"", x, y, PW, PH, port_fill(p));
+	if (is_half(p))
 		lab_buf_addf(b, " stroke=\"%s\" stroke-width=\"3\"", C_HALF);
-	else if (p == NULL)
-		lab_buf_adds(b, " stroke=\"#888\" stroke-dasharray=\"3 2\"");
 	else
 		lab_buf_adds(b, " stroke=\"#222\" stroke-width=\"1\"");
 	lab_buf_adds(b, "/>");
 	lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"pn\">%ld</text>",
-	    x + w / 2, y + 12, num);
-	if (label_text != NULL) {
-		lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"pl\">",
-		    x + w / 2, y + h - 6);
-		lab_report_esc_short(b, label_text, label);
+	    x + PW / 2, y + 12, num);
+	if (p->vlan != NULL) {
+		lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"pl\">v",
+		    x + PW / 2, y + PH - 6);
+		lab_report_esc(b, p->vlan);
+		lab_buf_adds(b, "</text>");
+	}
+	if (p->lag != NULL) {
+		lab_buf_addf(b, "<rect x=\"%d\" y=\"%d\" width=\"%d\" "
+		    "height=\"%d\" rx=\"2\" class=\"lag\"/><text x=\"%d\" "
+		    "y=\"%d\" class=\"lb\">", x + 4, y + PH + 2, PW - 8,
+		    BADGE - 3, x + PW / 2, y + PH + BADGE - 4);
+		lab_report_esc(b, p->lag);
 		lab_buf_adds(b, "</text>");
 	}
 	lab_buf_adds(b, "</g>\n");
@@ -202,9 +212,11 @@ legend(struct lab_buf *b, int y)
 	legend_item(b, PAD, y, C_UP, "#222", "up, 1 Gb/s or more");
 	legend_item(b, PAD + 150, y, C_SLOW, "#222",
 	    "up, 100 or 10 Mb/s, or suspect speed");
-	legend_item(b, PAD + 410, y, C_DOWN, "#222", "down or not present");
-	legend_item(b, PAD + 570, y, "#ffffff", C_HALF, "half duplex");
-	legend_item(b, PAD + 670, y, C_NODATA, "#888", "no data");
+	legend_item(b, PAD + 410, y, C_DOWN, "#222", "down");
+	legend_item(b, PAD + 480, y, "#ffffff", C_HALF, "half duplex");
+	legend_item(b, PAD + 580, y, C_LAG, C_LAG, "in a LAG (its name)");
+	lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"lg\">vN: its "
+	    "VLAN (PVID)</text>\n", PAD + 730, y + 10);
 }
 
 static void
@@ -223,97 +235,223 @@ svg_begin(struct lab_buf *b, int w, int h, const char *cls,
 	    ".ds{font:11px sans-serif;fill:#333}"
 	    ".gt{font:bold 12px sans-serif;fill:#1a237e}"
 	    ".vt{font:11px sans-serif;fill:#333}"
-	    ".nt{font:12px sans-serif;fill:#eee}"
-	    "</style>\n");
+	    ".nt{font:12px sans-serif;fill:#eee}");
+	if (strcmp(cls, "panel") == 0)
+		lab_buf_adds(b, ".lb{font:bold 8px sans-serif;"
+		    "text-anchor:middle;fill:#fff}.lag{fill:" C_LAG "}"
+		    ".tt{font:bold 12px sans-serif;fill:#222}");
+	lab_buf_adds(b, "</style>\n");
 }
 
-/* The SG200 way: odd ports on top, even below, combo uplinks apart. */
-static void
-panel_physical(const struct lab_report_switch *sw, struct lab_buf *b)
+static int
+is_present(const struct lab_report_port *p)
 {
-	const struct lab_report_port	*slot[PHYS_MAX + 1] = { 0 };
-	int				 n = sw->model_ports, copper, up;
-	int				 cols;
-	int				 ucols, w, h, x, y, k;
-	size_t				 i;
-	long				 num;
-
-	for (i = 0; i < sw->nports; i++) {
-		if (is_logical(sw->ports[i].name))
-			continue;
-		num = port_number(sw->ports[i].name);
-		/* the first (lowest ifindex) wins a clash */
-		if (num >= 1 && num <= n && slot[num] == NULL)
-			slot[num] = &sw->ports[i];
-	}
-	up = n >= 10 && n % 8 == 2 ? 2 : 0;
-	copper = n - up;
-	cols = (copper + 1) / 2;
-	ucols = (up + 1) / 2;
-	w = PAD + cols * (PW + GAP) + (up > 0 ? 24 + ucols * (PW + GAP) : 0) +
-	    PAD;
-	if (w < 780)
-		w = 780;
-	h = PAD + 2 * (PH + GAP) + PAD + 30;
-	svg_begin(b, w, h, "panel", "front panel of", sw->name);
-	lab_buf_addf(b, "<rect x=\"1\" y=\"1\" width=\"%d\" height=\"%d\" "
-	    "rx=\"6\" fill=\"#37474f\"/>\n", w - 2, PAD + 2 * (PH + GAP) +
-	    PAD - 2 - GAP);
-	for (k = 1; k <= copper; k++) {
-		x = PAD + ((k - 1) / 2) * (PW + GAP);
-		y = PAD + (k % 2 == 1 ? 0 : PH + GAP);
-		port_draw(b, x, y, PW, PH, k, slot[k], 9);
-	}
-	for (k = copper + 1; k <= n; k++) {
-		x = PAD + cols * (PW + GAP) + 24 +
-		    ((k - copper - 1) / 2) * (PW + GAP);
-		y = PAD + ((k - copper) % 2 == 1 ? 0 : PH + GAP);
-		port_draw(b, x, y, PW, PH, k, slot[k], 9);
-	}
-	legend(b, h - 24);
-	lab_buf_adds(b, "</svg>\n");
+	return p->oper_status == NULL ||
+	    strcmp(p->oper_status, "notPresent") != 0;
 }
 
-/* Any other switch: the first ports in ifindex order, rows of 24. */
-static void
-panel_generic(const struct lab_report_switch *sw, struct lab_buf *b)
+/*
+ * A port with a jack on the front: an ethernet interface by ifType
+ * (ethernetCsmacd, fastEther, fastEtherFX, gigabitEthernet), or by its
+ * name when the type is unknown; a slot with nothing in it (notPresent:
+ * an absent stack member, an empty cage) has none.
+ */
+static int
+is_jack(const struct lab_report_port *p)
 {
-	size_t	n = sw->nports < GENERIC_MAX ? sw->nports : GENERIC_MAX;
-	size_t	rows = n == 0 ? 1 : (n + GENERIC_ROW - 1) / GENERIC_ROW;
+	if (!is_present(p))
+		return 0;
+	if (p->type != 0)
+		return p->type == 6 || p->type == 62 || p->type == 69 ||
+		    p->type == 117;
+	return !is_logical(p->name);
+}
+
+static int
+name_is(const char *name, const char *pfx)
+{
+	size_t	n = strlen(pfx);
+
+	return strncasecmp(name, pfx, n) == 0 &&
+	    (isdigit((unsigned char)name[n]) || strlen(pfx) > 2);
+}
+
+/* A 10 Gb/s-or-faster uplink, drawn apart: by its name, else its speed. */
+static int
+is_fast(const struct lab_report_port *p)
+{
+	static const char *const fast[] = { "te", "xe", "tw", "fo", "hu",
+	    "tengig", "twentyfive", "fortygig", "hundredgig" };
+	static const char *const slow[] = { "gi", "ge", "fa", "fe", "et",
+	    "gigabit", "fastethernet", "ethernet" };
 	size_t	i;
-	long	num;
-	int	w, h, body;
 
-	w = PAD + GENERIC_ROW * (GW + GAP) + PAD - GAP;
-	body = PAD + (int)rows * (GH + GAP) - GAP + PAD;
-	h = body + 30;
-	svg_begin(b, w, h, "panel", "ports of", sw->name);
-	lab_buf_addf(b, "<rect x=\"1\" y=\"1\" width=\"%d\" height=\"%d\" "
-	    "rx=\"6\" fill=\"#37474f\"/>\n", w - 2, body - 2);
-	if (n == 0)
-		lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"nt\">"
-		    "no ports known: no switch discovered yet</text>\n",
-		    PAD, PAD + GH / 2 + 4);
-	for (i = 0; i < n; i++) {
-		num = port_number(sw->ports[i].name);
-		if (num < 0)
-			num = (long)sw->ports[i].ifindex;
-		port_draw(b, PAD + (int)(i % GENERIC_ROW) * (GW + GAP),
-		    PAD + (int)(i / GENERIC_ROW) * (GH + GAP), GW, GH, num,
-		    &sw->ports[i], 6);
-	}
-	legend(b, h - 24);
-	lab_buf_adds(b, "</svg>\n");
+	if (p->name == NULL)
+		return p->speed_mbps >= 10000;
+	for (i = 0; i < LAB_ARRAY_SIZE(fast); i++)
+		if (name_is(p->name, fast[i]))
+			return 1;
+	for (i = 0; i < LAB_ARRAY_SIZE(slow); i++)
+		if (name_is(p->name, slow[i]))
+			return 0;
+	return p->speed_mbps >= 10000;
 }
 
-/* Draws a switch's front panel (see report-html-priv.h). */
+/* Columns of a group of n jacks (two rows, blocks of GROUP_COLS). */
+static int
+group_cols(size_t n)
+{
+	size_t	c = (n + 1) / 2;
+
+	return (int)(c > GROUP_COLS ? GROUP_COLS : c);
+}
+
+static int
+group_blocks(size_t n)
+{
+	return n == 0 ? 0 : (int)((n + BLOCK_JACKS - 1) / BLOCK_JACKS);
+}
+
+/* Draws one group's jacks from x0: odd places on top, even below. */
+static void
+group_draw(struct lab_buf *b, const struct lab_report_switch *sw,
+    const size_t *idx, size_t n, int x0, int y0)
+{
+	size_t	k, col;
+	long	num;
+	int	x, y;
+
+	for (k = 0; k < n; k++) {
+		const struct lab_report_port	*p = &sw->ports[idx[k]];
+
+		col = (k / 2) % GROUP_COLS;
+		x = x0 + (int)col * (PW + GAP);
+		y = y0 + (int)(k / BLOCK_JACKS) * BLOCK_H +
+		    (int)(k % 2) * ROW_H;
+		num = port_number(p->name);
+		if (num < 0)
+			num = (long)p->ifindex;
+		port_draw(b, x, y, num, p);
+	}
+}
+
+/* A port the table under the panel names: what is on it, in full. */
+static int
+is_named(const struct lab_report_port *p)
+{
+	return p->host != NULL || p->neighbor != NULL || p->lag != NULL;
+}
+
+/* The table under the panel: port, host and NIC, neighbour, LAG. */
+static void
+names_table(struct lab_buf *b, const struct lab_report_switch *sw,
+    const size_t *idx, size_t n, int y)
+{
+	size_t	k;
+
+	lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"tt\">port"
+	    "<tspan x=\"%d\">host and NIC, or neighbour</tspan>"
+	    "<tspan x=\"%d\">LAG</tspan></text>\n", PAD, y, PAD + 110,
+	    PAD + 640);
+	for (k = 0; k < n; k++) {
+		const struct lab_report_port	*p = &sw->ports[idx[k]];
+
+		if (!is_named(p))
+			continue;
+		y += NAME_H;
+		lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"lg\">", PAD,
+		    y);
+		lab_report_esc(b, p->name);
+		lab_buf_addf(b, "<tspan x=\"%d\">", PAD + 110);
+		if (p->host != NULL) {
+			lab_report_esc(b, p->host);
+			if (p->nic != NULL) {
+				lab_buf_addc(b, ' ');
+				lab_report_esc(b, p->nic);
+			}
+			if (p->neighbor != NULL)
+				lab_buf_adds(b, "; ");
+		}
+		lab_report_esc(b, p->neighbor);
+		lab_buf_addf(b, "</tspan><tspan x=\"%d\">", PAD + 640);
+		lab_report_esc(b, p->lag);
+		lab_buf_adds(b, "</tspan></text>\n");
+	}
+}
+
+/*
+ * Draws a switch's front panel (see report-html-priv.h) from the ports
+ * the switch reported: its ethernet jacks in ifindex order, 1 Gb/s and
+ * slower ones first, the 10 Gb/s uplinks apart on the right. The
+ * declared model names the picture, nothing more.
+ */
 void
 lab_report_svg_panel(const struct lab_report_switch *sw, struct lab_buf *b)
 {
-	if (sw->model_ports > 0 && sw->model_ports <= PHYS_MAX)
-		panel_physical(sw, b);
-	else
-		panel_generic(sw, b);
+	size_t	*idx, nc = 0, nf = 0, nn = 0, absent = 0, i, k;
+	int	 cw, fw, w, h, body, blocks, y;
+
+	if ((idx = calloc(sw->nports + 1, sizeof(*idx))) == NULL) {
+		b->oom = 1;
+		return;
+	}
+	/* copper first, then the fast ones: one array, two runs */
+	for (k = 0; k < 2; k++)
+		for (i = 0; i < sw->nports && nc + nf < PANEL_MAX; i++) {
+			const struct lab_report_port	*p = &sw->ports[i];
+
+			if (k == 0 && !is_present(p))
+				absent++;
+			if (!is_jack(p) || is_fast(p) != (int)k)
+				continue;
+			idx[nc + nf] = i;
+			if (k == 0)
+				nc++;
+			else
+				nf++;
+			nn += is_named(p);
+		}
+	cw = group_cols(nc) * (PW + GAP);
+	fw = group_cols(nf) * (PW + GAP);
+	w = PAD + cw + (nc > 0 && nf > 0 ? UPLINK_GAP : 0) + fw + PAD;
+	if (w < 860)
+		w = 860;
+	blocks = group_blocks(nc) > group_blocks(nf) ? group_blocks(nc) :
+	    group_blocks(nf);
+	if (blocks == 0)
+		blocks = 1;
+	body = TOP + blocks * BLOCK_H + PAD;
+	h = body + 30 + (nn > 0 ? (int)(nn + 1) * NAME_H + 8 : 0);
+	svg_begin(b, w, h, "panel", sw->model_ports > 0 ? "front panel of" :
+	    "ports of", sw->name);
+	lab_buf_addf(b, "<rect x=\"1\" y=\"1\" width=\"%d\" height=\"%d\" "
+	    "rx=\"6\" fill=\"#37474f\"/>\n", w - 2, body - 2);
+	lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"nt\">", PAD, PAD + 4);
+	lab_report_esc(b, sw->name);
+	if (sw->model_name != NULL || sw->model != NULL) {
+		lab_buf_adds(b, " \xc2\xb7 declared ");
+		lab_report_esc(b, sw->model_name != NULL ? sw->model_name :
+		    sw->model);
+	}
+	if (nc + nf > 0)
+		lab_buf_addf(b, " \xc2\xb7 %zu ports discovered (%zu at "
+		    "10 Gb/s or more)", nc + nf, nf);
+	if (absent > 0)
+		lab_buf_addf(b, ", %zu not present not drawn", absent);
+	lab_buf_adds(b, "</text>\n");
+	if (nc + nf == 0)
+		lab_buf_addf(b, "<text x=\"%d\" y=\"%d\" class=\"nt\">"
+		    "no ports known: no switch discovered yet</text>\n",
+		    PAD, TOP + PH / 2 + 4);
+	group_draw(b, sw, idx, nc, PAD, TOP);
+	group_draw(b, sw, idx + nc, nf, PAD + cw + (nc > 0 ? UPLINK_GAP : 0),
+	    TOP);
+	y = body + 6;
+	legend(b, y);
+	if (nn > 0)
+		names_table(b, sw, idx, nc + nf, y + 12 + NAME_H);
+	lab_buf_adds(b, "</svg>\n");
+	free(idx);
 }
 
 /*

@@ -34,7 +34,7 @@ need chromium chromium
 # are listed.
 xmllint --html --noout "$T/report.html" >"$T/html.log" 2>&1 ||
 	{ cat "$T/html.log" >&2; fail "xmllint --html failed"; }
-html5='section|header|main|nav|footer|svg|g|rect|text|title|style'
+html5='section|header|main|nav|footer|details|summary|svg|g|rect|text|tspan|title|style'
 grep -E ' (error|warning) : ' "$T/html.log" |
 	grep -Ev "HTML parser error : Tag ($html5) invalid\$" \
 	>"$T/html.problems" || true
@@ -74,11 +74,28 @@ for f in "$T"/pic-*.svg; do
 	grep -q 'xmlns="http://www.w3.org/2000/svg"' "$f" ||
 		fail "$(basename "$f") lacks the SVG namespace"
 done
-# the SG200-26 panel: 26 jacks, odd ports on top, uplinks apart
+# the SG200-26 panel, drawn from the ports discovered: 25 jacks (gi1/0/26
+# is notPresent, Po1 and vlan2 are logical), odd ports on top
 sg=$(grep -l 'aria-label="front panel of sg200"' "$T"/pic-*.svg) ||
 	fail "no front panel of sg200"
-[ "$(grep -c '<rect x=[^/]*rx="3"' "$sg")" -eq 26 ] ||
-	fail "sg200 panel does not have 26 ports"
+[ "$(grep -c '<rect x=[^/]*rx="3"' "$sg")" -eq 25 ] ||
+	fail "sg200 panel does not have 25 ports"
+grep -q '25 ports discovered (0 at 10 Gb/s or more), 1 not present not drawn' "$sg" ||
+	fail "sg200 panel caption"
+# LAG member gi1/0/25: a badge with the LAG's name; VLANs on the jacks
+grep -q 'class="lag"/><text[^>]*class="lb">Po1</text>' "$sg" ||
+	fail "no LAG badge on gi1/0/25"
+grep -q 'class="pl">v1</text>' "$sg" || fail "no VLAN on the jacks"
+# host names in full in the table under the panel, never cut
+grep -q '>gi1/0/22<tspan x="[0-9]*">microserver1 eth0</tspan>' "$sg" ||
+	fail "no full host name under the sg200 panel"
+if grep -q '…' "$T"/pic-*.svg; then
+	grep -n '…' "$T"/pic-*.svg | head -3 >&2
+	fail "a name cut with an ellipsis in a panel"
+fi
+# the notPresent row folded away under the port table
+grep -q '<details><summary>1 of 28 ports not present' "$T/report.html" ||
+	fail "notPresent rows not folded away"
 grep -q '<title>gi1/0/22: up, 100 Mb/s, full duplex, VLAN 1' "$sg" ||
 	fail "port 22 tooltip"
 grep -q 'stroke="#d32f2f" stroke-width="3"/><text x="[0-9]*" y="[0-9]*" class="pn">3<' "$sg" ||
@@ -94,6 +111,8 @@ gen=$(grep -l 'aria-label="ports of core' "$T"/pic-*.svg) ||
 	fail "no panel of the generic switch"
 [ "$(grep -c '<rect x=[^/]*rx="3"' "$gen")" -eq 40 ] ||
 	fail "generic panel does not have 40 ports"
+grep -q '>a-very-long-host-name-indeed eno1<' "$gen" ||
+	fail "long host name not in full under the generic panel"
 grep -q 'unassigned (not provisioned by lab)' "$T/report.html" ||
 	fail "no unassigned disks drawn"
 grep -q '>tank · 5 disks, 13.2 TB raw<' "$T/report.html" ||
