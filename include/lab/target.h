@@ -13,12 +13,20 @@
  *
  *	microserver1		one host
  *	microserver[1-3]	a range; ml11[0,5] a list; [01-10] keeps width
+ *	n[1-10/2]		a step: n1 n3 n5 n7 n9; n[01-10/3] keeps width
  *	@nas			every host in a group
- *	!name, !@group		take these out again
+ *	@chassis[1-3]		the groups @chassis1 @chassis2 @chassis3
+ *	!name, !@group		take these out again: an exclusion wins over
+ *				every inclusion on the line, in any order
  *	a,b,@c			several in one word (commas outside brackets)
+ *	a!b a&b a^b		inside one word, ClusterShell's difference,
+ *				intersection and symmetric difference, with
+ *				',' as union, left to right
  *
- * Unknown names are an error naming the nearest known ones: a typo never
- * silently drops a host from a power-off.
+ * A '!' at the start of a word or right after a ',' is an exclusion, up
+ * to the next ','; elsewhere it is a difference. Unknown names are an
+ * error naming the nearest known ones: a typo never silently drops a
+ * host from a power-off.
  */
 
 #define LAB_RANGE_MAX	100000	/* names one pattern may expand to */

@@ -6,9 +6,9 @@
 
 #include "lab/target.h"
 
-/* One term of a bracket: lo..hi printed at width (0: as is). */
+/* One term of a bracket: lo..hi by step, printed at width (0: as is). */
 struct term {
-	unsigned long	lo, hi;
+	unsigned long	lo, hi, step;
 	int		width;
 };
 
@@ -36,8 +36,8 @@ parse_bracket(const char *pat, const char **pp, struct term **ret, size_t *n,
 {
 	struct term	*v = NULL, *t;
 	const char	*p = *pp;
-	unsigned long	 lo, hi;
-	int		 dlo, dhi;
+	unsigned long	 lo, hi, step;
+	int		 dlo, dhi, dstep;
 
 	*n = 0;
 	*count = 0;
@@ -46,6 +46,7 @@ parse_bracket(const char *pat, const char **pp, struct term **ret, size_t *n,
 			goto bad;
 		hi = lo;
 		dhi = dlo;
+		step = 1;
 		if (*p == '-') {
 			p++;
 			if (parse_num(&p, &hi, &dhi) == -1)
@@ -56,6 +57,21 @@ parse_bracket(const char *pat, const char **pp, struct term **ret, size_t *n,
 				    "target '%s': range %lu-%lu runs backwards",
 				    pat, lo, hi);
 			}
+			/* a step, as ClusterShell and pdsh write it: [1-10/2] */
+			if (*p == '/') {
+				p++;
+				if (parse_num(&p, &step, &dstep) == -1 ||
+				    step == 0) {
+					free(v);
+					return lab_err_set(err, LAB_EXIT_INPUT,
+					    "target '%s': a step is a number "
+					    "from 1 up, as in [1-10/2]", pat);
+				}
+			}
+		} else if (*p == '/') {
+			free(v);
+			return lab_err_set(err, LAB_EXIT_INPUT, "target '%s': a "
+			    "step needs a range before it, as in [1-10/2]", pat);
 		}
 		if ((t = realloc(v, (*n + 1) * sizeof(*t))) == NULL) {
 			free(v);
@@ -64,10 +80,11 @@ parse_bracket(const char *pat, const char **pp, struct term **ret, size_t *n,
 		v = t;
 		v[*n].lo = lo;
 		v[*n].hi = hi;
+		v[*n].step = step;
 		/* a leading zero asks for fixed width: [01-10] */
 		v[*n].width = dlo > 1 && (*pp)[0] == '0' ? dlo : 0;
 		(*n)++;
-		*count += hi - lo + 1;
+		*count += (hi - lo) / step + 1;
 		if (*count > LAB_RANGE_MAX) {
 			free(v);
 			return lab_err_set(err, LAB_EXIT_INPUT, "target '%s' "
@@ -87,7 +104,7 @@ parse_bracket(const char *pat, const char **pp, struct term **ret, size_t *n,
 bad:
 	free(v);
 	return lab_err_set(err, LAB_EXIT_INPUT, "target '%s': a range is "
-	    "written [1-3] or [0,5] or [01-10]", pat);
+	    "written [1-3] or [0,5] or [01-10] or [1-10/2]", pat);
 }
 
 /* Expands the pattern from p onwards, with prefix already in out. */
@@ -124,7 +141,8 @@ expand(const char *pat, const char *p, struct lab_buf *prefix,
 	if (parse_bracket(pat, &rest, &terms, &n, &count, err) == -1)
 		return -1;
 	for (i = 0; i < n && rc == 0; i++)
-		for (v = terms[i].lo; v <= terms[i].hi && rc == 0; v++) {
+		for (v = terms[i].lo; v <= terms[i].hi && rc == 0;
+		    v += terms[i].step) {
 			lab_buf_init(&b);
 			lab_buf_add(&b, prefix->s ? prefix->s : "",
 			    prefix->len);
@@ -220,10 +238,10 @@ unknown_host(const struct lab_inventory *inv, const char *name,
 	return -1;
 }
 
-/* Marks every member of a group; fails if no host is in it. */
+/* Marks every member of group g in set; fails if g is not known. */
 static int
-mark_group(const struct lab_inventory *inv, const char *g, char mark,
-    char *sel, struct lab_err *err)
+mark_group(const struct lab_inventory *inv, const char *g, char *set,
+    struct lab_err *err)
 {
 	struct lab_strv	 names;
 	const char	*near;
@@ -231,7 +249,7 @@ mark_group(const struct lab_inventory *inv, const char *g, char mark,
 
 	for (i = 0; i < inv->nhosts; i++)
 		if (lab_strv_find(&inv->hosts[i].groups, g) >= 0) {
-			sel[i] = mark;
+			set[i] = 1;
 			found++;
 		}
 	if (found > 0)
@@ -253,64 +271,171 @@ mark_group(const struct lab_inventory *inv, const char *g, char mark,
 	return -1;
 }
 
-/* Applies one item ("name", "@g", "!x[1-2]") to the selection. */
+/*
+ * Puts one operand ("name", "n[1-10/2]", "@g", "@chassis[1-3]") into set,
+ * cleared first. Every name must be a host, every group known. An error
+ * about something other than the whole word names the word as typed and
+ * where the operand starts in it (pos).
+ */
 static int
-apply_item(const struct lab_inventory *inv, const char *item, int sorted,
-    char *sel, int *includes, struct lab_err *err)
+eval_operand(const struct lab_inventory *inv, const char *op, int sorted,
+    char *set, const char *word, size_t pos, struct lab_err *err)
 {
 	struct lab_strv	 names;
-	char		 mark = 1;
 	size_t		 i;
 	long		 k;
+	int		 group = *op == '@', rc = 0;
 
-	if (*item == '!') {
-		mark = 0;
-		item++;
-	} else
-		(*includes)++;
-	if (*item == '\0')
-		return lab_err_set(err, LAB_EXIT_INPUT, "empty target");
-	if (*item == '@')
-		return mark_group(inv, item + 1, mark, sel, err);
-	if (lab_range_expand(item, &names, err) == -1)
+	memset(set, 0, inv->nhosts);
+	if (lab_range_expand(group ? op + 1 : op, &names, err) == -1) {
+		if (group || strcmp(op, word) != 0)
+			lab_err_prefix(err, "target '%s', character %zu", word,
+			    pos + 1);
 		return -1;
-	for (i = 0; i < names.n; i++) {
-		if ((k = host_index(inv, names.v[i], sorted)) < 0) {
-			unknown_host(inv, names.v[i], err);
-			lab_strv_release(&names);
-			return -1;
-		}
-		sel[k] = mark;
+	}
+	for (i = 0; i < names.n && rc == 0; i++) {
+		if (group)
+			rc = mark_group(inv, names.v[i], set, err);
+		else if ((k = host_index(inv, names.v[i], sorted)) < 0)
+			rc = unknown_host(inv, names.v[i], err);
+		else
+			set[k] = 1;
+		if (rc == -1 && (strcmp(op, word) != 0 ||
+		    strcmp(names.v[i], op + group) != 0))
+			lab_err_prefix(err, "target '%s', character %zu", word,
+			    pos + 1);
 	}
 	lab_strv_release(&names);
-	return 0;
+	return rc;
 }
 
-/* Splits a word at commas outside brackets and applies each item. */
+/* Applies the operator between two operands: a = a op b. */
+static void
+combine(char *a, const char *b, size_t n, char op)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++)
+		switch (op) {
+		case ',':
+			a[i] = (char)(a[i] || b[i]);
+			break;
+		case '!':
+			a[i] = (char)(a[i] && !b[i]);
+			break;
+		case '&':
+			a[i] = (char)(a[i] && b[i]);
+			break;
+		default:	/* '^' */
+			a[i] = (char)((a[i] != 0) != (b[i] != 0));
+			break;
+		}
+}
+
+static int
+is_op(char c)
+{
+	return c == ',' || c == '!' || c == '&' || c == '^';
+}
+
+/* An error about word at byte pos (counted from 1 in the message). */
+static int
+word_err(struct lab_err *err, const char *word, size_t pos, const char *what,
+    char c)
+{
+	return lab_err_set(err, LAB_EXIT_INPUT, "target '%s', character %zu: "
+	    "%s '%c'", word, pos + 1, what, c);
+}
+
+/*
+ * Evaluates one word, ClusterShell's way: operands joined by ',' (union),
+ * '!' (difference), '&' (intersection) and '^' (symmetric difference),
+ * left to right; brackets hide the operators they hold. An item that
+ * starts with '!' at the start of the word or after a ',' is lab's
+ * exclusion instead: it runs to the next ',' and goes into excl, which
+ * the caller takes out at the very end. The rest goes into sel.
+ */
 static int
 apply_word(const struct lab_inventory *inv, const char *word, int sorted,
-    char *sel, int *includes, struct lab_err *err)
+    char *sel, char *excl, int *includes, struct lab_err *err)
 {
-	char	*copy, *p, *start;
-	int	 depth = 0, rc = 0;
+	char		*cur, *seg, *opnd, *copy = NULL;
+	size_t		 n = inv->nhosts, pos = 0, end;
+	int		 depth, in_excl = 0, rc = -1;
+	char		 op = ',', c;
 
-	if ((copy = strdup(word)) == NULL)
-		return lab_err_oom(err);
-	for (p = start = copy; rc == 0; p++) {
-		if (*p == '[')
-			depth++;
-		else if (*p == ']')
-			depth--;
-		else if ((*p == ',' && depth == 0) || *p == '\0') {
-			char	end = *p;
-
-			*p = '\0';
-			rc = apply_item(inv, start, sorted, sel, includes, err);
-			if (end == '\0')
-				break;
-			start = p + 1;
-		}
+	cur = calloc(n + 1, 1);
+	seg = calloc(n + 1, 1);
+	opnd = calloc(n + 1, 1);
+	if (cur == NULL || seg == NULL || opnd == NULL ||
+	    (copy = strdup(word)) == NULL) {
+		lab_err_oom(err);
+		goto out;
 	}
+	for (;;) {
+		if (op == ',' && copy[pos] == '!') {
+			/* lab's exclusion item: !name, !@group */
+			in_excl = 1;
+			memset(seg, 0, n);
+			pos++;
+		} else if (op == ',')
+			in_excl = 0;
+		c = copy[pos];
+		if (c == '\0') {
+			if (pos == 0)
+				lab_err_set(err, LAB_EXIT_INPUT, "empty target");
+			else
+				word_err(err, word, pos - 1, "empty target after",
+				    word[pos - 1]);
+			goto out;
+		}
+		if (c == '!') {
+			lab_err_set(err, LAB_EXIT_INPUT, "target '%s', character "
+			    "%zu: '!' only starts an item (as in '!name' or "
+			    "'a,!b') or stands between two (as in 'a!b')",
+			    word, pos + 1);
+			goto out;
+		}
+		if (is_op(c)) {
+			if (c == ',' && pos > 0)
+				word_err(err, word, pos, "empty target before",
+				    c);
+			else
+				word_err(err, word, pos, "no target before", c);
+			goto out;
+		}
+		for (end = pos, depth = 0; copy[end] != '\0'; end++) {
+			if (copy[end] == '[')
+				depth++;
+			else if (copy[end] == ']')
+				depth--;
+			else if (depth <= 0 && is_op(copy[end]))
+				break;
+		}
+		c = copy[end];
+		copy[end] = '\0';
+		if (eval_operand(inv, copy + pos, sorted, opnd, word, pos,
+		    err) == -1)
+			goto out;
+		if (in_excl)
+			combine(seg, opnd, n, op);
+		else {
+			combine(cur, opnd, n, op);
+			(*includes)++;
+		}
+		if (in_excl && (c == ',' || c == '\0'))
+			combine(excl, seg, n, ',');
+		if (c == '\0')
+			break;
+		op = c;
+		pos = end + 1;
+	}
+	combine(sel, cur, n, ',');
+	rc = 0;
+out:
+	free(cur);
+	free(seg);
+	free(opnd);
 	free(copy);
 	return rc;
 }
@@ -321,9 +446,9 @@ lab_target_resolve(const struct lab_inventory *inv, char *const *words,
     size_t nwords, int all, struct lab_strv *ret, struct lab_err *err)
 {
 	struct lab_strv	 out;
-	char		*sel;
+	char		*sel, *excl;
 	size_t		 i;
-	int		 sorted = 1, includes = 0;
+	int		 sorted = 1, includes = 0, rc = -1;
 
 	if (nwords == 0 && !all)
 		return lab_err_set(err, LAB_EXIT_INPUT, "no target given: name "
@@ -331,29 +456,36 @@ lab_target_resolve(const struct lab_inventory *inv, char *const *words,
 	for (i = 1; i < inv->nhosts; i++)
 		if (strcmp(inv->hosts[i - 1].name, inv->hosts[i].name) >= 0)
 			sorted = 0;
-	if ((sel = calloc(inv->nhosts + 1, 1)) == NULL)
-		return lab_err_oom(err);
+	sel = calloc(inv->nhosts + 1, 1);
+	excl = calloc(inv->nhosts + 1, 1);
+	lab_strv_init(&out);
+	if (sel == NULL || excl == NULL) {
+		lab_err_oom(err);
+		goto out;
+	}
 	if (all)
 		memset(sel, 1, inv->nhosts);
 	for (i = 0; i < nwords; i++)
-		if (apply_word(inv, words[i], sorted, sel, &includes,
-		    err) == -1) {
-			free(sel);
-			return -1;
-		}
+		if (apply_word(inv, words[i], sorted, sel, excl, &includes,
+		    err) == -1)
+			goto out;
 	if (!all && includes == 0) {
-		free(sel);
-		return lab_err_set(err, LAB_EXIT_INPUT, "only exclusions "
-		    "given: add --all or the hosts to start from");
+		lab_err_set(err, LAB_EXIT_INPUT, "only exclusions given: add "
+		    "--all or the hosts to start from");
+		goto out;
 	}
-	lab_strv_init(&out);
+	/* an exclusion wins over every inclusion, wherever it stands */
 	for (i = 0; i < inv->nhosts; i++)
-		if (sel[i] && lab_strv_add(&out, inv->hosts[i].name) == -1) {
-			free(sel);
+		if (sel[i] && !excl[i] &&
+		    lab_strv_add(&out, inv->hosts[i].name) == -1) {
+			lab_err_oom(err);
 			lab_strv_release(&out);
-			return lab_err_oom(err);
+			goto out;
 		}
-	free(sel);
 	*ret = out;
-	return 0;
+	rc = 0;
+out:
+	free(sel);
+	free(excl);
+	return rc;
 }

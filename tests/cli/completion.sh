@@ -51,6 +51,9 @@ check lab power on @n -- @nas
 check lab power on --ti -- --timeout
 check lab power on microserver1,@x -- microserver1,@xen
 check lab power on '!ml11' -- '!ml110' '!ml115'
+check lab power on '@vmware&@m' -- '@vmware&@microservers'
+check lab power on 'ml110!n' -- 'ml110!nas' 'ml110!neo'
+check lab power on '@nas^ml11' -- '@nas^ml110' '@nas^ml115'
 check lab boot microserver1 p -- pxe
 check lab show s -- sg200
 check lab switch ports '' -- sg200

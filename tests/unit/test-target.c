@@ -95,6 +95,15 @@ test_expand(void)
 	expand_ok("x[1-2,5,07-08]y", "x1y,x2y,x5y,x07y,x08y");
 	expand_ok("h[5-5]", "h5");
 	expand_ok("h[3,1,2]", "h3,h1,h2");
+	/* steps, as ClusterShell's nodeset(1) and pdsh write them */
+	expand_ok("node[0-6/2]", "node0,node2,node4,node6");
+	expand_ok("n[1-10/2]", "n1,n3,n5,n7,n9");
+	expand_ok("n[01-10/3]", "n01,n04,n07,n10");
+	expand_ok("node[000-012/4]", "node000,node004,node008,node012");
+	expand_ok("n[1-10/20]", "n1");
+	expand_ok("n[1-2/1,7-9/2]", "n1,n2,n7,n9");
+	expand_ok("a[1-3/2]b[0-4/4]", "a1b0,a1b4,a3b0,a3b4");
+	expand_ok("n[5-5/3]", "n5");
 
 	expand_bad("n[3-1]", "runs backwards");
 	expand_bad("[3-1]", "runs backwards");
@@ -118,6 +127,28 @@ test_expand(void)
 	expand_bad("n[1-999999999]", "more than 100000 names");
 	expand_bad("n[1-60000,1-60000]", "more than 100000 names");
 	expand_bad("a[1-1000]b[1-1000]", "more than 100000 names");
+	/* ClusterShell's tests/NodeSetErrorTest.py testBadRangeUsages */
+	expand_bad("nova[3/2]", "a step needs a range");
+	expand_bad("nova[3-/2]", "is written [1-3]");
+	expand_bad("nova[-3/2]", "is written [1-3]");
+	expand_bad("nova[-/2]", "is written [1-3]");
+	expand_bad("nova[2-5/a]", "a step is a number");
+	expand_bad("nova[4-3/2]", "runs backwards");
+	expand_bad("nova[4-5/-2]", "a step is a number");
+	expand_bad("nova[4-2/-2]", "runs backwards");
+	expand_bad("nova[004-002]", "runs backwards");
+	expand_bad("nova[3-59/2,102a]", "is written [1-3]");
+	expand_bad("nova[3-59/2,,102]", "is written [1-3]");
+	expand_bad("nova[1-5/0]", "a step is a number");
+	expand_bad("nova[1-5/]", "a step is a number");
+	expand_bad("nova[1-5/2/2]", "is written [1-3]");
+	/* a step counts what it expands to, not the span */
+	lab_err_init(&err);
+	lab_strv_init(&sv);
+	CHECK(lab_range_expand("n[1-999999/10]", &sv, &err) == 0);
+	CHECK(sv.n == 100000);
+	lab_strv_release(&sv);
+	expand_bad("n[1-1000001/10]", "more than 100000 names");
 
 	/* exactly LAB_RANGE_MAX is allowed */
 	lab_err_init(&err);
@@ -288,9 +319,11 @@ test_resolve(void)
 	resolve_ok(inv, "@vmware !ml115", 0, "microserver3,ml110");
 	resolve_ok(inv, "@microservers !@nas", 0, "microserver2,microserver3");
 	resolve_ok(inv, "@vmware,!@microservers", 0, "ml110,ml115");
-	/* later words win */
+	/* an exclusion wins over any inclusion, before or after it */
 	resolve_ok(inv, "!neo neo", 1, "microserver1,microserver2,"
-	    "microserver3,ml110,ml115,nas,neo");
+	    "microserver3,ml110,ml115,nas");
+	resolve_ok(inv, "neo ml110 !neo", 0, "ml110");
+	resolve_ok(inv, "!@nas @nas microserver1 ml110", 0, "ml110");
 	/* commas outside brackets split, inside they list */
 	resolve_ok(inv, "ml110,neo", 0, "ml110,neo");
 	resolve_ok(inv, "ml11[0,5],neo", 0, "ml110,ml115,neo");
@@ -332,6 +365,151 @@ test_resolve(void)
 	lab_inventory_free(inv);
 }
 
+/*
+ * The cases lab checked against ClusterShell (nodeset(1) "Arithmetic
+ * operations" and "Stepping", tests/NodeSetErrorTest.py) and pdsh (-x),
+ * as data: the words, --all, and the hosts wanted (joined with ','), or
+ * NULL and a piece of the error. The inventory is cluster_yaml below; a
+ * case CS resolves without an inventory holds here because every host
+ * it names is in it. Hosts come back in inventory (name) order, so
+ * node10 sorts before node2. "from" says where each case comes from; "lab" marks
+ * where lab deliberately differs (the reason beside it).
+ */
+static const char cluster_yaml[] =
+	"groups:\n"
+	"  - {name: empty}\n"
+	"hosts:\n"
+	"  - {name: node1, model: generic-server, groups: [rack1, chassis1]}\n"
+	"  - {name: node2, model: generic-server, groups: [rack1, chassis1]}\n"
+	"  - {name: node3, model: generic-server, groups: [rack1, chassis2]}\n"
+	"  - {name: node4, model: generic-server,\n"
+	"     groups: [rack1, gpu, chassis2]}\n"
+	"  - {name: node5, model: generic-server,\n"
+	"     groups: [rack1, gpu, chassis3]}\n"
+	"  - {name: node6, model: generic-server, groups: [gpu, chassis3]}\n"
+	"  - {name: node7, model: generic-server, groups: [gpu]}\n"
+	"  - {name: node8, model: generic-server, groups: [gpu]}\n"
+	"  - {name: node9, model: generic-server}\n"
+	"  - {name: node10, model: generic-server}\n"
+	"  - {name: node11, model: generic-server}\n"
+	"  - {name: node12, model: generic-server}\n";
+
+static const struct target_case {
+	const char	*words;
+	int		 all;
+	const char	*want;		/* NULL: an error holding err */
+	const char	*err;
+	const char	*from;
+} cluster_cases[] = {
+	/* nodeset(1), Stepping: node[0-6/2] is 0,2,4,6 */
+	{ "node[2-8/2]", 0, "node2,node4,node6,node8", NULL, "cs step" },
+	{ "node[1-10/3]", 0, "node1,node10,node4,node7", NULL, "cs step" },
+	/* nodeset(1), Extended patterns */
+	{ "node[1-4],node[5-9]", 0, "node1,node2,node3,node4,node5,node6,"
+	    "node7,node8,node9", NULL, "cs ," },
+	{ "node[1-9]!node6", 0, "node1,node2,node3,node4,node5,node7,node8,"
+	    "node9", NULL, "cs !" },
+	{ "node[1-9]&node[6-12]", 0, "node6,node7,node8,node9", NULL,
+	    "cs &" },
+	{ "node[1-9]^node[6-11]", 0, "node1,node10,node11,node2,node3,node4,"
+	    "node5", NULL, "cs ^" },
+	/* nodeset -f node[1-9] -x node6 -i node[6-12], in one word */
+	{ "node[1-9]!node6&node[6-12]", 0, "node7,node8,node9", NULL,
+	    "cs left to right" },
+	{ "node[1-3],node[2-5]!node3", 0, "node1,node2,node4,node5", NULL,
+	    "cs left to right" },
+	{ "node[1-10]!node[2-9],node5", 0, "node1,node10,node5", NULL,
+	    "cs left to right" },
+	/* groups inside one word */
+	{ "@rack1&@gpu", 0, "node4,node5", NULL, "cs & on groups" },
+	{ "@rack1!@gpu", 0, "node1,node2,node3", NULL, "cs ! on groups" },
+	{ "@rack1^@gpu", 0, "node1,node2,node3,node6,node7,node8", NULL,
+	    "cs ^ on groups" },
+	{ "@gpu&node[1-12/2]", 0, "node5,node7", NULL, "cs & with a step" },
+	{ "@chassis[1-3]", 0, "node1,node2,node3,node4,node5,node6", NULL,
+	    "group range" },
+	{ "@chassis[1,3]&@gpu", 0, "node5,node6", NULL, "group range" },
+	{ "@empty", 0, "", NULL, "empty group" },
+	/* pdsh -x, nodeset -x, xCAT: exclusion wins, whatever the order */
+	{ "node[1-10] !node4 node4", 0, "node1,node10,node2,node3,node5,"
+	    "node6,node7,node8,node9", NULL, "pdsh -x" },
+	{ "!node4 node[1-5]", 0, "node1,node2,node3,node5", NULL, "pdsh -x" },
+	{ "node[1-5],!node4,node4", 0, "node1,node2,node3,node5", NULL,
+	    "lab: ,! excludes (cs: empty operand)" },
+	{ "!@gpu @rack1 node6", 0, "node1,node2,node3", NULL, "pdsh -x" },
+	{ "!node[1-12/2]", 1, "node10,node12,node2,node4,node6,node8", NULL,
+	    "lab: leading ! with --all (cs: empty operand)" },
+	{ "!@rack1&@gpu", 1, "node1,node10,node11,node12,node2,node3,node6,"
+	    "node7,node8,node9", NULL, "lab: the exclusion runs to ','" },
+	/* a word's own difference is a value, not an exclusion */
+	{ "node[1-5]!node4 node4", 0, "node1,node2,node3,node4,node5", NULL,
+	    "cs ! is set difference" },
+	/* tests/NodeSetErrorTest.py test_empty_operand */
+	{ "node1!", 0, NULL, "empty target after '!'", "cs" },
+	{ "node1,", 0, NULL, "empty target after ','", "cs" },
+	{ "node1&", 0, NULL, "empty target after '&'", "cs" },
+	{ "node1^", 0, NULL, "empty target after '^'", "cs" },
+	{ ",node1", 0, NULL, "no target before ','", "cs" },
+	{ "&node1", 0, NULL, "no target before '&'", "cs" },
+	{ "^node1", 0, NULL, "no target before '^'", "cs" },
+	{ "!", 1, NULL, "empty target", "cs" },
+	{ ",", 0, NULL, "no target before ','", "cs" },
+	{ "&", 0, NULL, "no target before '&'", "cs" },
+	{ "^", 0, NULL, "no target before '^'", "cs" },
+	{ ",,,", 0, NULL, "no target before ','", "cs" },
+	{ "node1,,node2", 0, NULL, "character 7: empty target before ','",
+	    "cs" },
+	{ "!node1", 0, NULL, "only exclusions", "lab: needs --all" },
+	/* '!' after an operator: neither a difference nor an exclusion */
+	{ "node1!!node8", 0, NULL, "character 7: '!' only starts an item",
+	    "cs" },
+	{ "node1&!node8", 0, NULL, "'!' only starts an item", "cs" },
+	{ "!!node1", 1, NULL, "character 2: '!' only starts an item", "cs" },
+	/* errors echo the word as typed and the operand's place */
+	{ "node0!node8", 0, NULL, "target 'node0!node8', character 1: "
+	    "unknown host 'node0'", "lab" },
+	{ "node[1-3]&node13", 0, NULL, "target 'node[1-3]&node13', character "
+	    "11: unknown host 'node13'", "lab: every name must be a host" },
+	{ "node[1-9]&node[6-13]", 0, NULL, "unknown host 'node13'",
+	    "lab: every name must be a host" },
+	{ "@rack1&@gpus", 0, NULL, "character 8: unknown group '@gpus'; did "
+	    "you mean '@gpu'?", "lab" },
+	{ "@chassis[1-4]", 0, NULL, "target '@chassis[1-4]', character 1: "
+	    "unknown group '@chassis4'", "lab" },
+	{ "node[1-3]!node[3-1]", 0, NULL, "runs backwards", "cs" },
+	{ "node[1-3/2]!node[3/2]", 0, NULL, "a step needs a range", "cs" },
+};
+
+static void
+test_cluster_cases(void)
+{
+	struct lab_inventory	*inv;
+	struct lab_err		 err;
+	size_t			 i;
+
+	lab_err_init(&err);
+	if ((inv = lab_inventory_new()) == NULL ||
+	    lab_inventory_load_buf(inv, "cluster.yaml", cluster_yaml,
+	    strlen(cluster_yaml), &err) != 0) {
+		fprintf(stderr, "cannot load the cluster inventory: %s\n",
+		    err.msg);
+		tests_failed++;
+		lab_inventory_free(inv);
+		return;
+	}
+	lab_inventory_sort(inv);
+	for (i = 0; i < sizeof(cluster_cases) / sizeof(cluster_cases[0]);
+	    i++) {
+		const struct target_case *c = &cluster_cases[i];
+
+		if (c->want != NULL)
+			resolve_ok(inv, c->words, c->all, c->want);
+		else
+			resolve_bad(inv, c->words, c->all, c->err, NULL);
+	}
+	lab_inventory_free(inv);
+}
+
 /* An inventory that was never sorted still resolves, in its own order. */
 static void
 test_resolve_unsorted(void)
@@ -368,5 +546,6 @@ main(void)
 	test_expand();
 	test_resolve();
 	test_resolve_unsorted();
+	test_cluster_cases();
 	TESTS_DONE();
 }
