@@ -9,7 +9,9 @@
 #include <unistd.h>
 
 #include "lab/file.h"
+#include "lab/json.h"
 #include "lab/parse.h"
+#include "lab/render.h"
 #include "lab/report.h"
 #include "lab/switch.h"
 #include "lab.h"
@@ -32,23 +34,36 @@ missed_add(struct missed *m, const char *subject, const char *fmt,
 		abort();
 }
 
-/* "2026-11-30T18:00:00Z", "2026-11-30" or "24h". */
+/*
+ * The baseline --since picks: a report run id ("12"), a time
+ * ("2026-11-30T18:00:00Z", "2026-11-30") or hours or days back ("24h",
+ * "7d"): the last run at or before it.
+ */
 static int
-parse_since(const char *s, int64_t now, int64_t *ret)
+parse_since(const char *s, int64_t now, int64_t *run, int64_t *time_ret)
 {
 	struct tm	 tm;
 	const char	*end;
-	long		 h;
+	long		 v;
 	char		 num[16];
 	size_t		 n = strlen(s);
 
-	if (n >= 2 && n < sizeof(num) && s[n - 1] == 'h') {
+	*run = 0;
+	*time_ret = 0;
+	if (n > 0 && strspn(s, "0123456789") == n) {
+		if (lab_parse_int(s, 1, 2147483647L, &v) == -1)
+			return -1;
+		*run = v;
+		return 0;
+	}
+	if (n >= 2 && n < sizeof(num) && (s[n - 1] == 'h' || s[n - 1] == 'd')) {
 		memcpy(num, s, n - 1);
 		num[n - 1] = '\0';
-		if (lab_parse_int(num, 1, 24L * 366 * 10, &h) == -1)
+		if (lab_parse_int(num, 1, s[n - 1] == 'h' ? 24L * 366 * 10 :
+		    366L * 10, &v) == -1)
 			return -1;
-		*ret = now - (int64_t)h * 3600;
-		return 0;
+		*time_ret = now - (int64_t)v * (s[n - 1] == 'h' ? 3600 : 86400);
+		return *time_ret > 0 ? 0 : -1;
 	}
 	memset(&tm, 0, sizeof(tm));
 	if ((end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) == NULL ||
@@ -58,8 +73,54 @@ parse_since(const char *s, int64_t now, int64_t *ret)
 		    *end != '\0')
 			return -1;
 	}
-	*ret = (int64_t)timegm(&tm);
-	return 0;
+	*time_ret = (int64_t)timegm(&tm);
+	return *time_ret > 0 ? 0 : -1;
+}
+
+/* lab report --runs: the recorded runs, the baselines --since picks. */
+static int
+list_runs(struct lab_call *call, int json, struct lab_err *err)
+{
+	struct lab_report_run	*v = NULL;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 id[24], when[32], facts[24];
+	size_t			 n = 0, i;
+	int			 rc = LAB_EXIT_OK;
+
+	if (cmd_db(call, LAB_DB_READONLY, err) == -1 ||
+	    lab_report_runs(call->db, &v, &n, err) == -1)
+		return err->code ? (int)err->code : LAB_EXIT_ENV;
+	if (json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_arr_begin(&j);
+		for (i = 0; i < n; i++) {
+			lab_json_obj_begin(&j);
+			lab_json_kint(&j, "id", v[i].id);
+			lab_json_ktime(&j, "time", v[i].time);
+			lab_json_kint(&j, "facts", (int64_t)v[i].facts);
+			lab_json_obj_end(&j);
+		}
+		lab_json_arr_end(&j);
+		lab_json_end(&j);
+		if (cmd_write(&b, err) == -1)
+			rc = LAB_EXIT_ENV;
+		lab_buf_release(&b);
+	} else {
+		table_init(&t, 3, "RUN", "TIME", "FACTS");
+		for (i = 0; i < n; i++) {
+			snprintf(id, sizeof(id), "%lld", (long long)v[i].id);
+			lab_format_time(v[i].time, when, sizeof(when));
+			snprintf(facts, sizeof(facts), "%zu", v[i].facts);
+			table_row(&t, id, when, facts);
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+	}
+	free(v);
+	return rc;
 }
 
 static void
@@ -171,10 +232,14 @@ report_run(struct lab_call *call, struct lab_err *err)
 	struct lab_report	*r = NULL;
 	struct missed		 m;
 	struct lab_buf		 b;
-	int64_t			 since = 0;
+	int64_t			 since_run = 0, since_time = 0, id;
 	long			 t = 10;
 	int			 deadline_s, rc = LAB_EXIT_OK;
 	size_t			 k;
+	int			 collecting = cmd_opt(call, "collect") != NULL;
+	/* only the nightly run records a baseline; reading changes nothing */
+	int			 record = collecting ||
+				    cmd_opt(call, "record") != NULL;
 
 	if (fmt == NULL)
 		fmt = call->json ? "json" : "text";
@@ -183,11 +248,19 @@ report_run(struct lab_call *call, struct lab_err *err)
 	if (formats[k] == NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "unknown format '%s' "
 		    "(text, markdown, html or json)", fmt), LAB_EXIT_INPUT;
+	if (cmd_opt(call, "runs") != NULL) {
+		if (record || out != NULL || cmd_opt(call, "since") != NULL)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--runs lists "
+			    "the report runs: it takes no --record, --collect, "
+			    "--since or --out"), LAB_EXIT_INPUT;
+		return list_runs(call, strcmp(fmt, "json") == 0, err);
+	}
 	if ((s = cmd_opt(call, "since")) != NULL &&
-	    (parse_since(s, call->now, &since) == -1 || since <= 0))
-		return lab_err_set(err, LAB_EXIT_INPUT, "--since takes "
-		    "'2026-11-30T18:00:00Z', '2026-11-30' or hours as '24h', "
-		    "not '%s'", s), LAB_EXIT_INPUT;
+	    parse_since(s, call->now, &since_run, &since_time) == -1)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--since takes a "
+		    "report run id ('12', see --runs), a time "
+		    "('2026-11-30T18:00:00Z', '2026-11-30') or hours or days "
+		    "back ('24h', '7d'), not '%s'", s), LAB_EXIT_INPUT;
 	if ((s = cmd_opt(call, "timeout")) != NULL &&
 	    lab_parse_int(s, 1, 600, &t) == -1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
@@ -198,17 +271,16 @@ report_run(struct lab_call *call, struct lab_err *err)
 	lab_strv_init(&m.subject);
 	lab_strv_init(&m.message);
 	lab_buf_init(&b);
-	if (cmd_db(call, 0, err) == -1 || (cmd_opt(call, "collect") != NULL &&
-	    collect(call, (int)t * 1000, deadline_s, &m, err) == -1) ||
-	    lab_report_build(call->db, call->now, since, &r, err) == -1)
+	if (cmd_db(call, record ? 0 : LAB_DB_READONLY, err) == -1 ||
+	    (collecting && collect(call, (int)t * 1000, deadline_s, &m,
+	    err) == -1) ||
+	    lab_report_build(call->db, call->now, since_run, since_time, &r,
+	    err) == -1)
 		goto fail;
 	if (lab_report_add_findings(r, "warning", m.subject.v, m.message.v,
 	    m.subject.n, err) == -1)
 		goto fail;
-	/* with --since the report looks back; it does not start a period */
-	if ((cmd_opt(call, "collect") != NULL ||
-	    cmd_opt(call, "since") == NULL) &&
-	    lab_report_record(call->db, r, err) == -1)
+	if (record && lab_report_record(call->db, r, &id, err) == -1)
 		goto fail;
 	if (strcmp(fmt, "markdown") == 0)
 		lab_report_markdown(r, &b);
@@ -245,10 +317,15 @@ static const struct lab_opt report_opts[] = {
 	{ "out", "FILE", "write the report to FILE (atomically, keeping its "
 	  "mode; a device or FIFO is written to; a symlink is followed) and "
 	  "print its path" },
-	{ "since", "TIME", "changes since TIME: '2026-11-30T18:00:00Z', "
-	  "'2026-11-30' or '24h' (records no run)" },
+	{ "since", "WHEN", "changes since report run WHEN ('12', see --runs), "
+	  "else since the last run at or before WHEN: "
+	  "'2026-11-30T18:00:00Z', '2026-11-30', '24h' or '7d' (default: "
+	  "the last run)" },
+	{ "record", NULL, "record this report run: the baseline the next "
+	  "reports compare with (without it the database is only read)" },
+	{ "runs", NULL, "list the recorded report runs (id, time, facts)" },
 	{ "collect", NULL, "first read every BMC's power state and discover "
-	  "every switch" },
+	  "every switch (implies --record)" },
 	{ "timeout", "S", "deadline per BMC and per SNMP request of "
 	  "--collect (default 10)" },
 	{ "deadline", "S", "seconds for the whole discovery of each switch "

@@ -28,7 +28,7 @@ export LAB_DB="$DEMO/lab.db" LAB_CREDENTIALS="$DEMO/credentials.yaml"
 LAB="$PWD/build/cmd/lab"
 . tests/integration/bmc.sh
 . tests/integration/snmp.sh
-trap 'bmc_stop "$DEMO/bmcs"; snmp_stop "$DEMO/switch"' EXIT INT TERM
+trap 'bmc_stop "$DEMO/bmcs"; bmc_stop "$DEMO/bmc-neo"; snmp_stop "$DEMO/switch"' EXIT INT TERM
 run() {
 	printf '\n$ lab %s\n' "$*"
 	"$LAB" "$@" || printf '(exit %d)\n' "$?"
@@ -74,7 +74,8 @@ END
 chmod 600 "$LAB_CREDENTIALS"
 BMC_NET=127.0.3
 bmc_start "$DEMO/bmcs" 2 21
-bmc_start "$DEMO/bmcs" 1 30
+# neo's BMC on its own, to be unplugged before the report
+bmc_start "$DEMO/bmc-neo" 1 30
 run import "$DEMO/sim/lab.yaml"
 run power status --all
 run power on @nas
@@ -88,16 +89,27 @@ run switch discover sg200
 printf '\n$ lab switch ports sg200 | head -30\n'
 "$LAB" switch ports sg200 | head -30
 run switch sync sg200 --dry-run
+# the baseline: what the nightly run records, and the report compares with
+run report --record --format json --out "$DEMO/baseline.json"
 # provisioning: without --yes a plan is only printed, nothing is contacted
 run provision nas --layout raid10
 run provision neo --bond active-backup --bridge br0
 run history
 run show microserver1
 run log
+# overnight microserver1 is powered off and neo's BMC loses power
+run power off microserver1
+echo
+echo "--- neo's BMC goes away (its ipmi_sim is stopped)"
+bmc_stop "$DEMO/bmc-neo"
 # the nightly report: collect first (power of every BMC, discovery of every
-# switch), then the page to open with the coffee
-run report --collect --timeout 5
-run report --format html --out "$DEMO/report.html"
+# switch), record the run and write the page to open with the coffee; its
+# changes are those since the baseline: microserver1 powered off, neo's
+# BMC unreachable
+run report --collect --record --timeout 5 --format html --out "$DEMO/report.html"
+# reading it again changes nothing: the same changes since run 1
+run report --since 1
+run report --runs
 printf '\nThe report is %s: open it in a browser (file://%s)\n' \
 	"$DEMO/report.html" "$DEMO/report.html"
 printf '\nThe database stays in %s: try\n  LAB_DB=%s %s help\n' \

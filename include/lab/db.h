@@ -17,6 +17,8 @@ struct lab_db;
 
 enum lab_db_flags {
 	LAB_DB_CREATE = 1 << 0,	/* create the file and its folder if missing */
+	/* read only, never written (no migration: an older schema fails) */
+	LAB_DB_READONLY = 1 << 1,
 };
 
 #define LAB_DB_BUSY_MS	5000	/* how long to wait for another writer */

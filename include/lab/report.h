@@ -100,7 +100,8 @@ struct lab_report_audit {
 
 struct lab_report {
 	int64_t				 generated_at;
-	int64_t				 previous_run;	/* 0: first report */
+	int64_t				 previous_run;	/* 0: no baseline */
+	int64_t				 previous_id;	/* its report run id */
 	struct lab_report_host		*hosts;
 	size_t				 nhosts;
 	struct lab_report_switch	*switches;
@@ -152,16 +153,29 @@ void	lab_report_summarise(const struct lab_report *,
 	    struct lab_report_summary *ret);
 
 /*
- * Builds the report from the database at time now. Changes are those since
- * since (seconds since the epoch) when it is not 0, else since the last
- * recorded report run. *ret is caller-owned (lab_report_free).
+ * Builds the report from the database at time now; it reads the database
+ * only. Changes are those since the baseline: report run since_run when it
+ * is not 0 (LAB_EXIT_INPUT when there is none), else the last recorded
+ * run at or before since_time (seconds since the epoch) when that is not
+ * 0, else the last recorded run. *ret is caller-owned (lab_report_free).
  */
-int	lab_report_build(struct lab_db *, int64_t now, int64_t since,
-	    struct lab_report **ret, struct lab_err *err);
+int	lab_report_build(struct lab_db *, int64_t now, int64_t since_run,
+	    int64_t since_time, struct lab_report **ret, struct lab_err *err);
 /* Records a report run (a snapshot the next report's changes compare
- * against). */
+ * against): the baseline. Its id in *id. */
 int	lab_report_record(struct lab_db *, const struct lab_report *,
-	    struct lab_err *err);
+	    int64_t *id, struct lab_err *err);
+
+/* A recorded report run. */
+struct lab_report_run {
+	int64_t	id;
+	int64_t	time;
+	size_t	facts;		/* what its snapshot holds */
+};
+
+/* The recorded report runs, oldest first; *ret is caller-owned (free). */
+int	lab_report_runs(struct lab_db *, struct lab_report_run **ret,
+	    size_t *n, struct lab_err *err);
 void	lab_report_free(struct lab_report *);
 
 /* Renderers: each appends the whole document to out. */
@@ -169,8 +183,9 @@ void	lab_report_text(const struct lab_report *, struct lab_buf *out);
 void	lab_report_markdown(const struct lab_report *, struct lab_buf *out);
 /* One self-contained HTML page (inline CSS and SVG; no script needed). */
 void	lab_report_html(const struct lab_report *, struct lab_buf *out);
-/* {generated_at, previous_run, summary, hosts, switches, changes,
- * findings [severity, subject, message], audit}. */
+/* {generated_at, previous_run, baseline {id, time} or null, summary,
+ * hosts, switches, changes, findings [severity, subject, message],
+ * audit}. */
 void	lab_report_json(const struct lab_report *, struct lab_buf *out);
 
 #endif

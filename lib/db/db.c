@@ -261,13 +261,35 @@ fail:
 	return -1;
 }
 
+/* Read-only: the schema must be this lab's, since it cannot migrate it. */
+static int
+schema_current(struct lab_db *db, struct lab_err *err)
+{
+	int	v = 0;
+
+	if (user_version(db, &v, err) == -1)
+		return -1;
+	if (v > NMIGRATIONS)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s' has schema "
+		    "version %d, newer than this lab knows (%d): upgrade lab",
+		    db->path, v, NMIGRATIONS);
+	if (v < NMIGRATIONS)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s' has schema "
+		    "version %d, older than this lab's (%d), and is opened "
+		    "read-only: run a command that writes (lab report --record, "
+		    "lab import) to migrate it", db->path, v, NMIGRATIONS);
+	return 0;
+}
+
 /* Opens the database and brings its schema up to date. */
 int
 lab_db_open(const char *path, int flags, struct lab_db **ret,
     struct lab_err *err)
 {
 	struct lab_db	*db;
-	int		 oflags = SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX;
+	int		 ro = (flags & LAB_DB_READONLY) != 0;
+	int		 oflags = (ro ? SQLITE_OPEN_READONLY :
+			    SQLITE_OPEN_READWRITE) | SQLITE_OPEN_NOMUTEX;
 	int		 memory = strcmp(path, ":memory:") == 0, code;
 	struct stat	 st;
 
@@ -283,7 +305,7 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 		if (make_parent(path, err) == -1 || create_file(path, err) == -1)
 			return -1;
 	}
-	if (flags & LAB_DB_CREATE)
+	if ((flags & LAB_DB_CREATE) && !ro)
 		oflags |= SQLITE_OPEN_CREATE;
 	if ((db = calloc(1, sizeof(*db))) == NULL ||
 	    (db->path = strdup(path)) == NULL) {
@@ -301,7 +323,9 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 	sqlite3_extended_result_codes(db->h, 0);
 	sqlite3_busy_timeout(db->h, LAB_DB_BUSY_MS);
 	if (exec_open(db, "PRAGMA foreign_keys = ON", err) == -1 ||
-	    (!memory && exec_open(db, "PRAGMA journal_mode = WAL", err) == -1) ||
+	    /* read-only: the file keeps the journal mode lab gave it */
+	    (!memory && !ro &&
+	    exec_open(db, "PRAGMA journal_mode = WAL", err) == -1) ||
 	    exec_open(db, "PRAGMA synchronous = NORMAL", err) == -1 ||
 	    /* 64 MiB at most: a 10,000-host import stays in memory */
 	    exec_open(db, "PRAGMA cache_size = -2000", err) == -1 ||
@@ -315,7 +339,7 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 		lab_db_free(db);
 		return -1;
 	}
-	if (migrate(db, err) == -1) {
+	if ((ro ? schema_current(db, err) : migrate(db, err)) == -1) {
 		lab_db_free(db);
 		return -1;
 	}

@@ -42,24 +42,29 @@ lab_db_report_macs(struct lab_db *db,
 	return 0;
 }
 
-/* The last report run (at or before since when it is not 0). */
+/* The baseline: run id when it is not 0, else the last report run (at or
+ * before time before when it is not 0). */
 int
-lab_db_report_last_run(struct lab_db *db, int64_t since, int64_t *when,
-    char **snapshot, struct lab_err *err)
+lab_db_report_baseline(struct lab_db *db, int64_t id, int64_t before,
+    int64_t *ret_id, int64_t *when, char **snapshot, struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
 
+	*ret_id = 0;
 	*when = 0;
 	*snapshot = NULL;
-	if (lab_db_prepare(db, "SELECT time, snapshot FROM report_runs "
-	    "WHERE ?1 = 0 OR time <= ?1 ORDER BY time DESC, id DESC LIMIT 1",
-	    &st, err) == -1)
+	if (lab_db_prepare(db, "SELECT id, time, snapshot FROM report_runs "
+	    "WHERE (?1 != 0 AND id = ?1) OR (?1 = 0 AND (?2 = 0 OR "
+	    "time <= ?2)) ORDER BY time DESC, id DESC LIMIT 1", &st,
+	    err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, since);
+	sqlite3_bind_int64(st, 1, id);
+	sqlite3_bind_int64(st, 2, before);
 	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*when = sqlite3_column_int64(st, 0);
-		if ((*snapshot = lab_db_text(st, 1)) == NULL)
+		*ret_id = sqlite3_column_int64(st, 0);
+		*when = sqlite3_column_int64(st, 1);
+		if ((*snapshot = lab_db_text(st, 2)) == NULL)
 			rc = SQLITE_NOMEM;
 	}
 	sqlite3_finalize(st);
@@ -70,10 +75,40 @@ lab_db_report_last_run(struct lab_db *db, int64_t since, int64_t *when,
 	return 0;
 }
 
-/* Records a report run. */
+/* The report runs, oldest first, with the facts of each snapshot. */
+int
+lab_db_report_runs(struct lab_db *db,
+    int (*fn)(void *, const struct lab_db_report_run *), void *arg,
+    struct lab_err *err)
+{
+	struct lab_db_report_run	 r;
+	sqlite3_stmt			*st;
+	int				 rc;
+
+	/* a fact a line: the newlines count them */
+	if (lab_db_prepare(db, "SELECT id, time, length(snapshot) - "
+	    "length(replace(snapshot, char(10), '')) FROM report_runs "
+	    "ORDER BY time, id", &st, err) == -1)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		r.id = sqlite3_column_int64(st, 0);
+		r.time = sqlite3_column_int64(st, 1);
+		r.facts = sqlite3_column_int64(st, 2);
+		if (fn(arg, &r) == -1) {
+			sqlite3_finalize(st);
+			return lab_err_oom(err);
+		}
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE)
+		return lab_db_fail(db, err, "read report runs");
+	return 0;
+}
+
+/* Records a report run: its id in *id. */
 int
 lab_db_report_record(struct lab_db *db, int64_t when, const char *snapshot,
-    struct lab_err *err)
+    int64_t *id, struct lab_err *err)
 {
 	sqlite3_stmt	*st;
 	int		 rc;
@@ -87,5 +122,6 @@ lab_db_report_record(struct lab_db *db, int64_t when, const char *snapshot,
 	sqlite3_finalize(st);
 	if (rc != SQLITE_DONE)
 		return lab_db_fail(db, err, "record the report run");
+	*id = sqlite3_last_insert_rowid(db->h);
 	return 0;
 }

@@ -138,14 +138,27 @@ int	lab_db_report_macs(struct lab_db *,
 	    int (*fn)(void *, const struct lab_db_report_mac *), void *arg,
 	    struct lab_err *err);
 
+/* A report run: its id, time and how many facts its snapshot holds. */
+struct lab_db_report_run {
+	int64_t		 id;
+	int64_t		 time;
+	int64_t		 facts;
+};
+
 /*
- * The last report run, or the last at or before since when it is not 0:
- * its time and snapshot (caller-owned). 0 and NULL when there is none.
+ * The baseline of a report: run id when id is not 0, else the last report
+ * run, or the last at or before before when that is not 0: its id, time
+ * and snapshot (caller-owned). 0, 0 and NULL when there is none.
  */
-int	lab_db_report_last_run(struct lab_db *, int64_t since, int64_t *when,
-	    char **snapshot, struct lab_err *err);
-/* Records a report run: its time and snapshot. */
+int	lab_db_report_baseline(struct lab_db *, int64_t id, int64_t before,
+	    int64_t *ret_id, int64_t *when, char **snapshot,
+	    struct lab_err *err);
+/* The report runs, oldest first. */
+int	lab_db_report_runs(struct lab_db *,
+	    int (*fn)(void *, const struct lab_db_report_run *), void *arg,
+	    struct lab_err *err);
+/* Records a report run: its time and snapshot; its id in *id. */
 int	lab_db_report_record(struct lab_db *, int64_t when,
-	    const char *snapshot, struct lab_err *err);
+	    const char *snapshot, int64_t *id, struct lab_err *err);
 
 #endif

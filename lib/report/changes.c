@@ -14,6 +14,8 @@
  *
  *	h host			a host of the inventory
  *	p host state		its power state ("unknown" when not known)
+ *	r host reachable	its BMC "reachable" or "unreachable" when lab
+ *				last asked (none before the first check)
  *	l host nic link		the switch and port a NIC was last seen on
  *	s switch port speed	speed and duplex of a port with a host on it
  *	m switch mac port	a MAC on the switch no inventory NIC owns
@@ -87,6 +89,13 @@ lab_report_snapshot(struct lab_db *db, struct lab_report *r,
 			add_field(&b, h->power ? h->power : "unknown");
 			lab_buf_addc(&b, '\n');
 		}
+		if (h->bmc != NULL && h->power_checked != 0) {
+			lab_buf_adds(&b, "r");
+			add_field(&b, h->name);
+			add_field(&b, h->bmc_reachable ? "reachable" :
+			    "unreachable");
+			lab_buf_addc(&b, '\n');
+		}
 		for (j = 0; j < h->nnics; j++) {
 			if (h->nics[j].switch_name == NULL)
 				continue;
@@ -138,7 +147,7 @@ lab_report_snapshot(struct lab_db *db, struct lab_report *r,
 static int
 kind_rank(char k)
 {
-	const char	*order = "hplsmd";
+	const char	*order = "hprlsmd";
 	const char	*p = strchr(order, k);
 
 	return p == NULL || k == '\0' ? 99 : (int)(p - order);
@@ -148,7 +157,7 @@ static size_t
 key_fields(char k)
 {
 	/* fields after the kind that make the key */
-	return k == 'h' || k == 'p' ? 1 : 2;
+	return k == 'h' || k == 'p' || k == 'r' ? 1 : 2;
 }
 
 static int
@@ -309,7 +318,8 @@ one_side(struct lab_report *r, const struct facts *old,
 			    subj, msg);
 		}
 	default:
-		/* power, links and ports that appear or vanish: no change */
+		/* power, reachability (a BMC checked for the first time),
+		   links and ports that appear or vanish: no change */
 		return 0;
 	}
 }
@@ -335,6 +345,9 @@ both(struct lab_report *r, const struct fact *o, const struct fact *n)
 	switch (n->line[0]) {
 	case 'p':
 		return change(r, "power", a, lab_asprintf("%s -> %s", value(o),
+		    value(n)));
+	case 'r':
+		return change(r, "bmc", a, lab_asprintf("%s -> %s", value(o),
 		    value(n)));
 	case 'l':
 		snprintf(subj, sizeof(subj), "%s %s", a, b);
@@ -404,18 +417,23 @@ compare(struct lab_report *r, const struct facts *old,
 	return 0;
 }
 
-/* Lists the changes since the previous run. */
+/* Lists the changes since the baseline: run since_run when it is not 0,
+ * else the last run (at or before since_time when that is not 0). */
 int
-lab_report_changes(struct lab_db *db, struct lab_report *r, int64_t since,
-    struct lab_err *err)
+lab_report_changes(struct lab_db *db, struct lab_report *r,
+    int64_t since_run, int64_t since_time, struct lab_err *err)
 {
 	struct facts	 old, cur;
 	char		*prev;
 	int		 rc;
 
-	if (lab_db_report_last_run(db, since, &r->previous_run, &prev,
-	    err) == -1)
+	if (lab_db_report_baseline(db, since_run, since_time,
+	    &r->previous_id, &r->previous_run, &prev, err) == -1)
 		return -1;
+	if (since_run != 0 && r->previous_id == 0)
+		return lab_err_set(err, LAB_EXIT_INPUT, "no report run %lld "
+		    "in '%s': 'lab report --runs' lists them",
+		    (long long)since_run, lab_db_path(db));
 	if (prev == NULL)
 		return 0;
 	rc = 0;
@@ -430,11 +448,11 @@ lab_report_changes(struct lab_db *db, struct lab_report *r, int64_t since,
 	return rc;
 }
 
-/* Records a report run. */
+/* Records a report run: the baseline of the next report. */
 int
 lab_report_record(struct lab_db *db, const struct lab_report *r,
-    struct lab_err *err)
+    int64_t *id, struct lab_err *err)
 {
 	return lab_db_report_record(db, r->generated_at,
-	    r->snapshot ? r->snapshot : "", err);
+	    r->snapshot ? r->snapshot : "", id, err);
 }

@@ -205,7 +205,11 @@ changes(const struct lab_report *r, struct lab_buf *b)
 		    "run to compare with.</p></section>\n");
 		return;
 	}
-	lab_buf_adds(b, "Since the previous report run, ");
+	if (r->previous_id != 0)
+		lab_buf_addf(b, "Since report run %lld, ",
+		    (long long)r->previous_id);
+	else
+		lab_buf_adds(b, "Since the previous report run, ");
 	when_ago(b, r->previous_run, r->generated_at);
 	lab_buf_adds(b, ".</p>\n");
 	if (r->nchanges == 0) {

@@ -143,6 +143,16 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 	lab_json_obj_begin(&j);
 	lab_json_ktime(&j, "generated_at", r->generated_at);
 	lab_json_ktime(&j, "previous_run", r->previous_run);
+	/* what the changes compare with: the report run, or null */
+	lab_json_key(&j, "baseline");
+	if (r->previous_id == 0)
+		lab_json_null(&j);
+	else {
+		lab_json_obj_begin(&j);
+		lab_json_kint(&j, "id", r->previous_id);
+		lab_json_ktime(&j, "time", r->previous_run);
+		lab_json_obj_end(&j);
+	}
 	summary(&j, r);
 	lab_json_key(&j, "hosts");
 	lab_json_arr_begin(&j);

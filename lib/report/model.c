@@ -374,8 +374,8 @@ derive(struct lab_report *r)
 
 /* Builds the report. */
 int
-lab_report_build(struct lab_db *db, int64_t now, int64_t since,
-    struct lab_report **ret, struct lab_err *err)
+lab_report_build(struct lab_db *db, int64_t now, int64_t since_run,
+    int64_t since_time, struct lab_report **ret, struct lab_err *err)
 {
 	struct lab_report	*r;
 	struct lab_idx		 hids, sids;
@@ -398,7 +398,7 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since,
 		goto out;
 	}
 	if (lab_report_snapshot(db, r, err) == -1 ||
-	    lab_report_changes(db, r, since, err) == -1)
+	    lab_report_changes(db, r, since_run, since_time, err) == -1)
 		goto out;
 	*ret = r;
 	r = NULL;

@@ -11,9 +11,10 @@ int	 lab_report_finding_push(struct lab_report *, const char *severity,
  * switches' MAC tables (changes.c). */
 int	 lab_report_snapshot(struct lab_db *, struct lab_report *,
 	    struct lab_err *err);
-/* Lists the changes since the previous run (or the last at or before
- * since when it is not 0). */
-int	 lab_report_changes(struct lab_db *, struct lab_report *, int64_t since,
-	    struct lab_err *err);
+/* Lists the changes since the baseline: run since_run when it is not 0
+ * (LAB_EXIT_INPUT when there is no such run), else the last run, or the
+ * last at or before since_time when that is not 0. */
+int	 lab_report_changes(struct lab_db *, struct lab_report *,
+	    int64_t since_run, int64_t since_time, struct lab_err *err);
 
 #endif

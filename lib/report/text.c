@@ -137,6 +137,8 @@ previous(const struct lab_report *r, struct lab_buf *b)
 	}
 	lab_buf_adds(b, "since the report of ");
 	add_time(b, r->previous_run);
+	if (r->previous_id != 0)
+		lab_buf_addf(b, " (run %lld)", (long long)r->previous_id);
 }
 
 static void	text_body(const struct lab_report *, struct lab_buf *);

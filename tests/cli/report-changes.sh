@@ -1,6 +1,6 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# The change list across two report runs with known differences: power
+# The change list across two recorded report runs with known differences: power
 # off -> on, a NIC moved port, a port's speed and duplex, a new unknown
 # MAC, a host removed (import --prune), a disk added: sh report-changes.sh
 # LAB SRCDIR
@@ -32,7 +32,8 @@ INSERT INTO nic_links (host_id, nic, mac, switch_id, port, ifindex, source,
     'gi3', 3, 'fdb', 1764525600, 1764525600 FROM hosts h, switches s
     WHERE h.name = 'neo';
 END
-"$LAB" report --format json >"$T/first.json"
+# the nightly run records the baseline; a plain report only reads
+"$LAB" report --record --format json >"$T/first.json"
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1]))
 assert d["previous_run"] is None and d["changes"] == [], d["changes"]' \
     "$T/first.json" || { echo "report-changes: first run" >&2; fail=1; }
@@ -59,7 +60,7 @@ s = s.replace(old, old + "      - {slot: esata, kind: sata, size: 3TB, "
 open(p, "w").write(s)
 END
 "$LAB" import --prune "$T/inventory" >/dev/null 2>&1
-"$LAB" report --format json >"$T/second.json"
+"$LAB" report --record --format json >"$T/second.json"
 "$LAB" report >"$T/third.txt"
 python3 - "$T/second.json" <<'END' || fail=1
 import json, sys

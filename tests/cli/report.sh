@@ -31,8 +31,8 @@ norm() {
 
 check() {	# check DB NAME
 	for f in text markdown json html; do
-		# --since: a look back records no run, so each format sees
-		# the same database
+		# a report only reads, so each format sees the same
+		# database; --since before any run: no baseline
 		"$LAB" --db "$1" report --format $f --since 2000-01-01 \
 		    2>"$T/err" | norm >"$T/out" || {
 			echo "report: $2 $f: exit $?: $(cat "$T/err")" >&2
@@ -117,7 +117,7 @@ END
 check "$T/full.db" populated
 
 # a second report says when the first was; the first says there was none
-"$LAB" --db "$T/inv.db" report >/dev/null
+"$LAB" --db "$T/inv.db" report --record >/dev/null
 "$LAB" --db "$T/inv.db" report | grep -q '^Changes (since the report of ' ||
 	{ echo "report: the second run does not name the first" >&2; fail=1; }
 # --out writes the file atomically, mode 0644, and prints its path
@@ -139,6 +139,7 @@ for bad in "--format pdf" "--since yesterday" "--timeout 0"; do
 done
 # contrib/lab-report-nightly writes a dated report and keeps the newest N
 mkdir "$T/nightly"
+runs0=$(sqlite3 "$T/inv.db" 'SELECT count(*) FROM report_runs')
 for d in 20260101 20260102 20260103; do : >"$T/nightly/report-$d.html"; done
 LAB=$LAB LAB_DB="$T/inv.db" sh "$SRC/contrib/lab-report-nightly" \
     "$T/nightly" 2 >/dev/null || { echo "report: nightly failed" >&2; fail=1; }
@@ -146,5 +147,8 @@ today=report-$(date -u +%Y%m%d).html
 [ "$(cd "$T/nightly" && echo report-*.html)" = "report-20260103.html $today" ] &&
     grep -q '<html' "$T/nightly/$today" ||
 	{ echo "report: nightly kept $(ls "$T/nightly")" >&2; fail=1; }
+# the nightly run records the baseline of the next reports
+[ "$(sqlite3 "$T/inv.db" 'SELECT count(*) FROM report_runs')" = $((runs0 + 1)) ] ||
+	{ echo "report: the nightly run recorded no report run" >&2; fail=1; }
 [ $fail = 0 ] && echo "report: ok"
 exit $fail

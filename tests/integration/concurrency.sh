@@ -92,7 +92,7 @@ wave() {
 			discovers=$((discovers + 1)) ;;
 		status) set -- power status c1 c2
 			statuses=$((statuses + 1)) ;;
-		report) set -- report --format json
+		report) set -- report --format json --record
 			reports=$((reports + 1)) ;;
 		esac
 		(
