@@ -16,8 +16,10 @@ ADDR=127.0.63.1
 T=$(mktemp -d /tmp/lab-snmp-bad.XXXXXX)
 harness_trap 'agent_stop; [ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
-# no config file or setting of the caller's may change the defaults
+# no config file or setting of the caller's may change the defaults (an
+# empty one of ours: LAB_CONFIG naming a missing file is an error)
 export LAB_CONFIG="$T/config.yaml"
+: >"$LAB_CONFIG"
 unset LAB_SWITCH_DEADLINE LAB_TIMEOUT
 . "$SRC/tests/integration/check.sh"
 
@@ -179,7 +181,7 @@ bad slow slow 30 "discovery took longer than the 3 s deadline (--deadline, confi
 	--timeout 1 --deadline 3
 printf 'switch_deadline: 2\n' >"$T/config.yaml"
 bad slowcfg slow 30 "discovery took longer than the 2 s deadline"
-rm -f "$T/config.yaml"
+: >"$T/config.yaml"
 
 # the nightly report's collect: the same deadline; the switch that ran
 # out is a finding of the report, the stored discovery stays
