@@ -88,9 +88,9 @@ run switch discover sg200
 printf '\n$ lab switch ports sg200 | head -30\n'
 "$LAB" switch ports sg200 | head -30
 run switch sync sg200 --dry-run
-# provisioning: without --yes a plan is only printed, nothing is contacted
-run provision nas --layout raid10
-run provision neo --bond active-backup --bridge br0
+# provisioning: --dry-run prints the plan, nothing is contacted
+run provision nas --layout raid10 --dry-run
+run provision neo --bond active-backup --bridge br0 --dry-run
 run history
 run show microserver1
 run log
