@@ -64,14 +64,80 @@ json_changes(const struct lab_changes *ch, const char *db, int dry,
 	return rc;
 }
 
+/* Prints the changes (JSON, or lines and the summary). */
+static int
+show_changes(struct lab_call *call, const struct lab_inventory *inv,
+    const struct lab_changes *ch, int prune, int dry, struct lab_err *err)
+{
+	size_t	i, count[4] = { 0 };
+
+	for (i = 0; i < ch->n; i++)
+		count[ch->v[i].op]++;
+	if (call->json)
+		return json_changes(ch, lab_db_path(call->db), dry, err);
+	print_changes(ch, prune);
+	printf("%s %zu host%s, %zu switch%s from %zu file%s into %s: "
+	    "%zu added, %zu changed, %zu removed, %zu kept\n",
+	    dry ? "would import" : "imported", inv->nhosts,
+	    inv->nhosts == 1 ? "" : "s", inv->nswitches,
+	    inv->nswitches == 1 ? "" : "es", inv->files.n,
+	    inv->files.n == 1 ? "" : "s", lab_db_path(call->db),
+	    count[LAB_CHANGE_ADD], count[LAB_CHANGE_MODIFY],
+	    count[LAB_CHANGE_REMOVE], count[LAB_CHANGE_KEEP]);
+	if (dry)
+		printf("dry run: nothing was written\n");
+	return 0;
+}
+
+/*
+ * --prune that would remove recorded hosts, switches or groups is the
+ * safety rule's (lab(1), SAFETY): the dry run's changes are the plan,
+ * then --yes or a "y" on a terminal. Returns 1 to apply, 0 when the plan
+ * was all (--dry-run), -1 (err) when refused.
+ */
+static int
+prune_confirm(struct lab_call *call, const struct lab_inventory *inv,
+    struct lab_err *err)
+{
+	struct lab_changes	 ch = { NULL, 0 };
+	char			 q[4200], what[160];
+	size_t			 i, n = 0, removed = 0;
+	int			 rc;
+
+	if (lab_db_inventory_apply(call->db, inv, LAB_APPLY_PRUNE |
+	    LAB_APPLY_DRY_RUN, call->now, &ch, err) == -1)
+		return -1;
+	for (i = 0; i < ch.n; i++) {
+		removed += ch.v[i].op == LAB_CHANGE_REMOVE;
+		n += ch.v[i].op != LAB_CHANGE_KEEP;
+	}
+	if (removed == 0) {	/* nothing deleted: nothing to ask */
+		lab_changes_release(&ch);
+		return 1;
+	}
+	/* the plan: what the dry run prints, to stdout */
+	rc = show_changes(call, inv, &ch, 1, 1, err);
+	lab_changes_release(&ch);
+	if (rc == -1)
+		return -1;
+	snprintf(q, sizeof(q), "Apply these %zu changes to %s?", n,
+	    lab_db_path(call->db));
+	snprintf(what, sizeof(what), "this deletes %zu recorded host%s, "
+	    "switch%s or group%s ('-' above)", removed,
+	    removed == 1 ? "" : "s", removed == 1 ? "" : "es",
+	    removed == 1 ? "" : "s");
+	return cmd_confirm(call, q, what, err);
+}
+
 static int
 import_run(struct lab_call *call, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	struct lab_changes	 ch = { NULL, 0 };
 	const struct lab_warning *w;
-	size_t			 i, count[4] = { 0 };
+	size_t			 i;
 	int			 prune = cmd_opt(call, "prune") != NULL, flags;
+	int			 rc;
 
 	if ((inv = lab_inventory_new()) == NULL)
 		return lab_err_oom(err), LAB_EXIT_ENV;
@@ -85,34 +151,22 @@ import_run(struct lab_call *call, struct lab_err *err)
 	}
 	if (cmd_db(call, LAB_DB_CREATE, err) == -1)
 		return LAB_EXIT_ENV;
+	if (prune && !call->yes && !call->dry_run) {
+		if ((rc = prune_confirm(call, inv, err)) != 1) {
+			call->no_audit = 1;	/* nothing was written */
+			return rc == 0 ? LAB_EXIT_OK : (int)err->code;
+		}
+		if (!call->json)
+			printf("\n");	/* the plan above, the outcome below */
+	}
 	flags = (prune ? LAB_APPLY_PRUNE : 0) |
 	    (call->dry_run ? LAB_APPLY_DRY_RUN : 0);
 	if (lab_db_inventory_apply(call->db, inv, flags, call->now, &ch,
 	    err) == -1)
 		return err->code;
-	for (i = 0; i < ch.n; i++)
-		count[ch.v[i].op]++;
-	if (call->json) {
-		if (json_changes(&ch, lab_db_path(call->db), call->dry_run,
-		    err) == -1) {
-			lab_changes_release(&ch);
-			return LAB_EXIT_ENV;
-		}
-	} else {
-		print_changes(&ch, prune);
-		printf("%s %zu host%s, %zu switch%s from %zu file%s into %s: "
-		    "%zu added, %zu changed, %zu removed, %zu kept\n",
-		    call->dry_run ? "would import" : "imported", inv->nhosts,
-		    inv->nhosts == 1 ? "" : "s", inv->nswitches,
-		    inv->nswitches == 1 ? "" : "es", inv->files.n,
-		    inv->files.n == 1 ? "" : "s", lab_db_path(call->db),
-		    count[LAB_CHANGE_ADD], count[LAB_CHANGE_MODIFY],
-		    count[LAB_CHANGE_REMOVE], count[LAB_CHANGE_KEEP]);
-		if (call->dry_run)
-			printf("dry run: nothing was written\n");
-	}
+	rc = show_changes(call, inv, &ch, prune, call->dry_run, err);
 	lab_changes_release(&ch);
-	return LAB_EXIT_OK;
+	return rc == -1 ? LAB_EXIT_ENV : LAB_EXIT_OK;
 }
 
 static const struct lab_opt import_opts[] = {
@@ -123,7 +177,8 @@ static const struct lab_opt import_opts[] = {
 
 static const struct lab_verb import_verbs[] = {
 	{ .name = NULL, .args = "PATH...", .min = 1, .max = LAB_ARGS_ANY,
-	  .flags = LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES,
+	  .flags = LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES |
+		LAB_VERB_CONFIRMS,
 	  .run = import_run, .opts = import_opts,
 	  .summary = "apply YAML files or folders of *.yaml to the database "
 		"in one transaction; a bad file changes nothing" },

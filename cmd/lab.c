@@ -37,8 +37,8 @@ const struct lab_cmd *const lab_commands[] = {
 };
 
 /* Options every verb shares, defined once. */
-enum { OPT_DB = 1000, OPT_CRED, OPT_JSON, OPT_CSV, OPT_DRYRUN, OPT_ALL,
-	OPT_HELP,
+enum { OPT_DB = 1000, OPT_CRED, OPT_JSON, OPT_CSV, OPT_DRYRUN, OPT_YES,
+	OPT_ALL, OPT_HELP,
 	OPT_VERB = 2000 };
 
 static const struct lab_opt common_opts[] = {
@@ -49,13 +49,14 @@ static const struct lab_opt common_opts[] = {
 	{ "json", NULL, "print JSON instead of a table" },
 	{ "csv", NULL, "print CSV (RFC 4180) instead of a table" },
 	{ "dry-run", NULL, "show what would be done, change nothing" },
+	{ "yes", NULL, "do it without asking (see SAFETY in lab(1))" },
 	{ "all", NULL, "every host" },
 	{ "help", NULL, "show this help" },
 	{ NULL, NULL, NULL },
 };
 /* The verb flag each shared option needs to be offered (0: always). */
 static const int common_needs[] = { 0, 0, LAB_VERB_JSON, LAB_VERB_CSV,
-	LAB_VERB_DRYRUN, LAB_VERB_TARGETS, 0, 0 };
+	LAB_VERB_DRYRUN, LAB_VERB_CONFIRMS, LAB_VERB_TARGETS, 0, 0 };
 
 /* Whether a verb with these flags offers option o. */
 static int
@@ -229,6 +230,8 @@ verb_line(FILE *f, const struct lab_cmd *c, const struct lab_verb *v)
 		    o->arg ? o->arg : "");
 	if (v->flags & LAB_VERB_DRYRUN)
 		fprintf(f, " [--dry-run]");
+	if (v->flags & LAB_VERB_CONFIRMS)
+		fprintf(f, " [--yes]");
 	if (v->flags & LAB_VERB_JSON)
 		fprintf(f, " [--json]");
 	if (v->flags & LAB_VERB_CSV)
@@ -502,6 +505,9 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 		case OPT_DRYRUN:
 			call->dry_run = 1;
 			break;
+		case OPT_YES:
+			call->yes = 1;
+			break;
 		case OPT_ALL:
 			call->all = 1;
 			break;
@@ -544,6 +550,11 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 	if (call->json && call->csv) {
 		fprintf(stderr, "lab: %s: --json and --csv exclude each other\n",
 		    call->label);
+		return -1;
+	}
+	if (call->yes && call->dry_run) {
+		fprintf(stderr, "lab: %s: --yes applies the plan and --dry-run "
+		    "only prints it: give one\n", call->label);
 		return -1;
 	}
 	call->argc = argc - optind;

@@ -22,6 +22,8 @@ enum lab_verb_flags {
 	LAB_VERB_TARGETS = 1 << 2,	/* takes targets and --all */
 	LAB_VERB_MUTATES = 1 << 3,	/* recorded in the audit log */
 	LAB_VERB_CSV = 1 << 4,		/* a listing: takes --csv */
+	LAB_VERB_CONFIRMS = 1 << 5,	/* may do what cannot be undone:
+					   takes --yes, calls cmd_confirm() */
 };
 
 /* An option of one verb, beside its handler. */
@@ -69,6 +71,7 @@ struct lab_call {
 	int			 json;
 	int			 csv;
 	int			 dry_run;
+	int			 yes;		/* --yes: the plan is confirmed */
 	int			 all;
 	int64_t			 now;
 	struct lab_db		*db;		/* opened by cmd_db(), audited */
@@ -141,6 +144,17 @@ const char	*cmd_vis(const char *);
  */
 int		 cmd_host_failed(struct lab_call *, const char *host,
 		    const char *why);
+
+/*
+ * The one safety rule (lab(1), SAFETY), called by a LAB_VERB_CONFIRMS verb
+ * after it printed its plan and before it changes what cannot be undone.
+ * Returns 1 to go on (--yes, or "y" typed on a terminal); 0 to stop with
+ * exit 0 (--dry-run: the plan was all); -1 with err set (exit 2) when it
+ * must not go on: no terminal to ask ("WHAT; run again with --yes ..."),
+ * or the question "QUESTION [y/N]" answered otherwise.
+ */
+int		 cmd_confirm(struct lab_call *, const char *question,
+		    const char *what, struct lab_err *);
 
 /*
  * The deadline of one switch's discovery, in seconds: opt (--deadline),

@@ -53,12 +53,48 @@ report(struct lab_call *call, struct cmd_bmc_run *run, struct lab_err *err)
 	return cmd_bmc_finish(call, run, &t, &b, err);
 }
 
+/*
+ * off, cycle, reset and soft of --all are the safety rule's (lab(1),
+ * SAFETY): the dry run's table is the plan, then --yes or a "y" on a
+ * terminal. Hosts named (b1, @nas, node*) never ask. Returns 1 to go on,
+ * 0 when the plan was all (--dry-run), -1 (err) when refused.
+ */
+static int
+all_confirm(struct lab_call *call, struct lab_bmc_req *req,
+    struct lab_err *err)
+{
+	struct lab_bmc_req	plan = *req;
+	struct cmd_bmc_run	run;
+	char			q[160], what[160];
+	size_t			n;
+	int			rc;
+
+	if (!call->all || call->yes || call->dry_run)
+		return 1;
+	call->dry_run = 1;	/* the plan: nothing contacted, nothing stored */
+	rc = cmd_bmc_run(call, &plan, &run, err);
+	call->dry_run = 0;
+	if (rc == -1)
+		return -1;
+	n = run.n;
+	if (report(call, &run, err) == LAB_EXIT_ENV)
+		return -1;
+	snprintf(q, sizeof(q), "Apply power %s to these %zu hosts?",
+	    lab_bmc_verb_name(req->verb), n);
+	snprintf(what, sizeof(what), "this sends power %s to every host "
+	    "(--all)", lab_bmc_verb_name(req->verb));
+	if ((rc = cmd_confirm(call, q, what, err)) == 1 && !call->json)
+		printf("\n");	/* the plan above, the outcome below */
+	return rc;
+}
+
 static int
 power_run(struct lab_call *call, enum lab_bmc_verb verb, int wait,
     struct lab_err *err)
 {
 	struct lab_bmc_req	req;
 	struct cmd_bmc_run	run;
+	int			rc;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = verb;
@@ -67,6 +103,11 @@ power_run(struct lab_call *call, enum lab_bmc_verb verb, int wait,
 		req.wait = 1;
 	if (cmd_opt(call, "no-wait") != NULL)
 		req.wait = 0;
+	if ((call->verb->flags & LAB_VERB_CONFIRMS) &&
+	    (rc = all_confirm(call, &req, err)) != 1) {
+		call->no_audit = 1;	/* nothing was sent */
+		return rc == 0 ? LAB_EXIT_OK : (int)err->code;
+	}
 	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
 	return report(call, &run, err);
@@ -117,6 +158,8 @@ static const struct lab_opt wait_opts[] = {
 
 #define ACT	(LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN | LAB_VERB_TARGETS | \
 		 LAB_VERB_MUTATES)
+/* what cannot be undone when it is --all (lab(1), SAFETY) */
+#define HARD	(ACT | LAB_VERB_CONFIRMS)
 
 static const struct lab_verb power_verbs[] = {
 	{ .name = "on", .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
@@ -124,19 +167,19 @@ static const struct lab_verb power_verbs[] = {
 	  .shared_opts = cmd_bmc_opts,
 	  .summary = "power on (a host already on is left alone)" },
 	{ .name = "off", .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
-	  .flags = ACT, .run = power_off, .opts = wait_opts,
+	  .flags = HARD, .run = power_off, .opts = wait_opts,
 	  .shared_opts = cmd_bmc_opts,
 	  .summary = "hard power off" },
 	{ .name = "cycle", .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
-	  .flags = ACT, .run = power_cycle, .opts = wait_opts,
+	  .flags = HARD, .run = power_cycle, .opts = wait_opts,
 	  .shared_opts = cmd_bmc_opts,
 	  .summary = "power off then on (a host that is off is powered on)" },
 	{ .name = "reset", .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
-	  .flags = ACT, .run = power_reset, .opts = wait_opts,
+	  .flags = HARD, .run = power_reset, .opts = wait_opts,
 	  .shared_opts = cmd_bmc_opts,
 	  .summary = "hard reset of a running host" },
 	{ .name = "soft", .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
-	  .flags = ACT, .run = power_soft, .opts = wait_opts,
+	  .flags = HARD, .run = power_soft, .opts = wait_opts,
 	  .shared_opts = cmd_bmc_opts,
 	  .summary = "ask the OS to shut down (ACPI)" },
 	{ .name = "status", .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,

@@ -71,6 +71,7 @@ struct prov {
 	struct lab_ssh_opts	 ssh;
 	struct lab_ctx		 ctx;	/* the clocks and home, for ssh too */
 	char			*identity, *known_hosts;
+	int			 shown;	/* the plan is on stdout already */
 };
 
 static void
@@ -334,7 +335,7 @@ apply(struct prov *p, struct lab_err *err)
 		lab_provision_release(&a);
 		return -1;
 	}
-	if (!call->json && print_plan(p, NULL, err) == -1) {
+	if (!call->json && !p->shown && print_plan(p, NULL, err) == -1) {
 		lab_provision_release(&a);
 		return -1;
 	}
@@ -373,17 +374,14 @@ provision_run(struct lab_call *call, struct lab_err *err)
 	const char	*bond = cmd_opt(call, "bond");
 	struct lab_strv	 none;
 	struct prov	 p;
-	int		 yes = cmd_opt(call, "yes") != NULL, rc;
+	char		 q[160], what[160];
+	int		 rc;
 
 	if ((layout == NULL) == (bond == NULL))
 		return lab_err_set(err, LAB_EXIT_INPUT, "say what to provision: "
 		    "--layout LAYOUT (storage) or --bond MODE (network), one "
 		    "at a time"), LAB_EXIT_INPUT;
-	if (yes && call->dry_run)
-		return lab_err_set(err, LAB_EXIT_INPUT, "--yes applies the "
-		    "plan and --dry-run only prints it: give one"),
-		    LAB_EXIT_INPUT;
-	call->no_audit = !yes;
+	call->no_audit = !call->yes;	/* a plan only, until confirmed */
 	if (cmd_inventory(call, &inv, err) == -1)
 		return err->code;
 	memset(&p, 0, sizeof(p));
@@ -400,14 +398,30 @@ provision_run(struct lab_call *call, struct lab_err *err)
 	    bond_req(&p, bond, err);
 	if (rc == 0)
 		rc = make_plan(&p, err);
-	if (rc == 0)
-		rc = yes ? apply(&p, err) : print_plan(&p, NULL, err);
-	if (rc == 0 && !yes && !call->json) {
+	/* the safety rule (lab(1), SAFETY): the plan, then --yes or "y" */
+	if (rc == 0 && !call->yes) {
+		rc = print_plan(&p, NULL, err);
+		p.shown = 1;
+	}
+	if (rc == 0 && call->dry_run && !call->json) {
 		fflush(stdout);	/* the plan first, then the note */
 		fprintf(stderr, "lab: %s: nothing was changed; 'lab provision "
 		    "%s ... --yes' applies this plan%s\n", p.host->name,
 		    p.host->name, p.plan->placeholders ? " once every disk "
 		    "has its 'device'" : "");
+	}
+	if (rc == 0 && !call->dry_run) {
+		snprintf(q, sizeof(q), "Apply this %s plan to %s?",
+		    p.plan->kind, p.host->name);
+		snprintf(what, sizeof(what), "this changes the %s of %s",
+		    p.plan->kind, p.host->name);
+		/* a plan with placeholders cannot be applied: no question */
+		if (p.plan->placeholders || cmd_confirm(call, q, what,
+		    err) == 1) {
+			call->no_audit = 0;
+			rc = apply(&p, err);
+		} else
+			rc = -1;
 	}
 	prov_release(&p);
 	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
@@ -431,14 +445,14 @@ static const struct lab_opt provision_opts[] = {
 	  "address" },
 	{ "renderer", "R", "ifupdown (default), networkd or netplan",
 	  lab_bond_renderer_words, 0 },
-	{ "yes", NULL, "apply the plan (without it, only print it)" },
 	{ "accept-new", NULL, "trust and record an unknown SSH host key" },
 	{ NULL, NULL, NULL },
 };
 
 static const struct lab_verb provision_verbs[] = {
 	{ .name = NULL, .args = "HOST", .min = 1, .max = 1,
-	  .flags = LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES,
+	  .flags = LAB_VERB_JSON | LAB_VERB_DRYRUN | LAB_VERB_MUTATES |
+		LAB_VERB_CONFIRMS,
 	  .run = provision_run, .opts = provision_opts,
 	  .summary = "plan a storage layout or NIC bond, and with --yes "
 		"apply it over SSH" },

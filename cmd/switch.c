@@ -248,6 +248,27 @@ ports(struct lab_call *call, struct lab_err *err)
 	return rc;
 }
 
+/* Prints each change of c, with its outcome once applied. */
+static void
+sync_print(struct lab_call *call, const struct lab_switch *sw,
+    const struct lab_alias_changes *c, int applied, size_t *failed)
+{
+	size_t	i;
+
+	for (i = 0; i < c->n; i++) {
+		printf("%s %s: '%s' -> '%s'%s\n", sw->name,
+		    cmd_vis(c->v[i].port), cmd_vis(c->v[i].from),
+		    cmd_vis(c->v[i].to), !applied ? (call->dry_run ?
+		    " (dry run)" : "") : c->v[i].done ? "" : " FAILED");
+		if (applied && !c->v[i].done) {
+			fprintf(stderr, "lab: %s: %s %s: %s\n", call->label,
+			    sw->name, cmd_vis(c->v[i].port),
+			    cmd_vis(c->v[i].err.msg));
+			(*failed)++;
+		}
+	}
+}
+
 static int
 sync_run(struct lab_call *call, struct lab_err *err)
 {
@@ -256,7 +277,9 @@ sync_run(struct lab_call *call, struct lab_err *err)
 	const struct lab_switch		*sw;
 	struct lab_alias_changes	 c = { NULL, 0 };
 	struct lab_switch_req		 req;
-	size_t				 i, failed = 0;
+	char				 q[160];
+	size_t				 failed = 0;
+	int				 go;
 
 	memset(&req, 0, sizeof(req));
 	req.retries = -1;
@@ -267,28 +290,28 @@ sync_run(struct lab_call *call, struct lab_err *err)
 		    "(see 'lab ls switches')", call->argv[0]);
 	if (lab_switch_sync_plan(call->db, sw->name, &c, err) == -1)
 		return err->code;
-	if (c.n == 0)
+	if (c.n == 0) {
 		printf("%s: every port description already matches the "
 		    "inventory\n", sw->name);
-	if (!call->dry_run && c.n > 0 &&
-	    (lab_creds_load(call->cred_path, &creds, err) == -1 ||
+		return LAB_EXIT_OK;
+	}
+	/* the plan, unless --yes already confirmed it */
+	if (!call->yes)
+		sync_print(call, sw, &c, 0, &failed);
+	snprintf(q, sizeof(q), "Apply these %zu changes to %s?", c.n,
+	    sw->name);
+	if ((go = cmd_confirm(call, q, "this writes to the switch", err)) != 1) {
+		call->no_audit = 1;	/* nothing was done */
+		lab_alias_changes_release(&c);
+		return go == 0 ? LAB_EXIT_OK : (int)err->code;
+	}
+	if (lab_creds_load(call->cred_path, &creds, err) == -1 ||
 	    lab_switch_sync_apply(call->db, sw, creds, &req, &c, call->now,
-	    err) == -1)) {
+	    err) == -1) {
 		lab_alias_changes_release(&c);
 		return err->code;
 	}
-	for (i = 0; i < c.n; i++) {
-		printf("%s %s: '%s' -> '%s'%s\n", sw->name,
-		    cmd_vis(c.v[i].port), cmd_vis(c.v[i].from),
-		    cmd_vis(c.v[i].to), call->dry_run ? " (dry run)" :
-		    c.v[i].done ? "" : " FAILED");
-		if (!call->dry_run && !c.v[i].done) {
-			fprintf(stderr, "lab: %s: %s %s: %s\n", call->label,
-			    sw->name, cmd_vis(c.v[i].port),
-			    cmd_vis(c.v[i].err.msg));
-			failed++;
-		}
-	}
+	sync_print(call, sw, &c, 1, &failed);
 	lab_alias_changes_release(&c);
 	return failed ? LAB_EXIT_PARTIAL : LAB_EXIT_OK;
 }
@@ -322,7 +345,8 @@ static const struct lab_verb switch_verbs[] = {
 	  .summary = "the port table of the last discovery, with the host on "
 		"each port" },
 	{ .name = "sync", .args = "SWITCH", .min = 1, .max = 1,
-	  .flags = LAB_VERB_DRYRUN | LAB_VERB_MUTATES, .run = sync_run,
+	  .flags = LAB_VERB_DRYRUN | LAB_VERB_MUTATES | LAB_VERB_CONFIRMS,
+	  .run = sync_run,
 	  .summary = "write port descriptions (ifAlias) \"host nic\" from "
 		"the inventory by SNMP SET, only where they differ" },
 	{ .name = NULL },

@@ -91,9 +91,9 @@ printf '\n$ lab switch ports sg200 | head -30\n'
 run switch sync sg200 --dry-run
 # the baseline: what the nightly run records, and the report compares with
 run report --record --format json --out "$DEMO/baseline.json"
-# provisioning: without --yes a plan is only printed, nothing is contacted
-run provision nas --layout raid10
-run provision neo --bond active-backup --bridge br0
+# provisioning: --dry-run prints the plan, nothing is contacted
+run provision nas --layout raid10 --dry-run
+run provision neo --bond active-backup --bridge br0 --dry-run
 run history
 run show microserver1
 run log

@@ -59,7 +59,7 @@ s = s.replace(old, old + "      - {slot: esata, kind: sata, size: 3TB, "
     "controller: onboard}\n", 1)
 open(p, "w").write(s)
 END
-"$LAB" import --prune "$T/inventory" >/dev/null 2>&1
+"$LAB" import --prune --yes "$T/inventory" >/dev/null 2>&1
 "$LAB" report --record --format json >"$T/second.json"
 "$LAB" report >"$T/third.txt"
 python3 - "$T/second.json" <<'END' || fail=1

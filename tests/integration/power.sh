@@ -151,6 +151,47 @@ has dry.out "would send power on to BMC 127.0.2.1:623"
 [ "$(wc -l <"$T/bmc1/helper.log")" = "$before" ] || fail "dry run sent"
 ok
 
+# the safety rule (SAFETY in lab(1)): a named host or group never asks;
+# off/cycle/reset/soft of --all print the plan and need --yes, or a "y"
+# typed on a terminal; without one they refuse (exit 2) and send nothing
+PTY="$SRC/tests/integration/pty-run.py"
+lines() { cat "$T"/bmc[123]/helper.log | wc -l; }
+run grp power on @good </dev/null
+[ "$(rc grp)" = 0 ] || fail "power on @good rc $(rc grp): $(cat "$T/grp.err")"
+[ "$(bmc_power "$T" 1)" = 1 ] && [ "$(bmc_power "$T" 3)" = 1 ] ||
+	fail "power on @good did not power on"
+python3 "$PTY" "$T/named.tty" exit=0 -- "$LAB" power off b3 ||
+	fail "power off b3 on a terminal"
+grep -q "y/N" "$T/named.tty" && fail "power off b3 asked"
+[ "$(bmc_power "$T" 3)" = 0 ] || fail "power off b3 on a terminal: still on"
+before=$(lines)
+run alldry power off --all --dry-run
+[ "$(rc alldry)" = 0 ] || fail "power off --all --dry-run rc $(rc alldry)"
+has alldry.out "b1 .*would send power off to BMC 127.0.2.1:623"
+run allno power off --all </dev/null
+[ "$(rc allno)" = 2 ] || fail "power off --all without --yes rc $(rc allno)"
+has allno.out "b1 .*would send power off to BMC 127.0.2.1:623"
+has allno.err "lab: power off: this sends power off to every host (--all); run again with --yes"
+python3 "$PTY" "$T/allno.tty" "expect=Apply power off to these 9 hosts? [y/N] " \
+    "send=n\r" exit=2 -- "$LAB" power off --all ||
+	fail "power off --all answered n on a terminal"
+grep -q "not confirmed: nothing was changed" "$T/allno.tty" ||
+	fail "an answer n says nothing"
+[ "$(lines)" = "$before" ] || fail "power off --all without --yes sent"
+[ "$(bmc_power "$T" 1)" = 1 ] || fail "power off --all without --yes: b1 off"
+python3 "$PTY" "$T/allyes.tty" "expect=[y/N] " "send=y\r" exit=1 -- \
+    "$LAB" power off --all --timeout 2 || fail "power off --all answered y"
+[ "$(bmc_power "$T" 1)" = 0 ] || fail "power off --all answered y: b1 on"
+grep -q "b1 .*powered off" "$T/allyes.tty" || fail "no outcome after y"
+run grp2 power on @good
+run allyes power off --all --yes --timeout 2 </dev/null
+[ "$(rc allyes)" = 1 ] || fail "power off --all --yes rc $(rc allyes)"
+has allyes.out "b1 .*powered off"
+grep -q "would send" "$T/allyes.out" && fail "--yes printed the plan"
+[ "$(bmc_power "$T" 1)" = 0 ] && [ "$(bmc_power "$T" 3)" = 0 ] ||
+	fail "power off --all --yes left a host on"
+ok
+
 # what was seen is stored: show and the audit log
 run show show b1
 has show.out "power:    off (seen "

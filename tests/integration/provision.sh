@@ -153,14 +153,20 @@ run init init
 run import import "$T/lab.yaml"
 [ "$(rc import)" = 0 ] || { cat "$T/import.err" >&2; fail "import"; }
 
-# 1. Without --yes: the plan, and nothing is touched.
-run plan provision zbox --layout raid10 --pool labprov_r10
+# 1. --dry-run: the plan, and nothing is touched; without --yes and
+# without a terminal: the plan, a refusal naming --yes (exit 2), nothing
+run plan provision zbox --layout raid10 --pool labprov_r10 --dry-run
 [ "$(rc plan)" = 0 ] || { cat "$T/plan.err" >&2; fail "plan exit $(rc plan)"; }
 has plan.out "zpool create"
 has plan.out "mirror $D1 $D2"
 has plan.err "nothing was changed"
 zpool list labprov_r10 >/dev/null 2>&1 && fail "a plan created the pool"
-run planjson provision zbox --layout raid10 --pool labprov_r10 --json
+run planno provision zbox --layout raid10 --pool labprov_r10 </dev/null
+[ "$(rc planno)" = 2 ] || fail "provision without --yes exit $(rc planno)"
+has planno.out "zpool create"
+has planno.err "this changes the storage of zbox; run again with --yes"
+zpool list labprov_r10 >/dev/null 2>&1 && fail "a refused plan created the pool"
+run planjson provision zbox --layout raid10 --pool labprov_r10 --dry-run --json
 python3 - "$T/planjson.out" <<'EOF' || fail "plan JSON"
 import json, sys
 p = json.load(open(sys.argv[1]))
@@ -174,7 +180,7 @@ has hist0.out '^\[\]$'
 ok
 
 # 2. Placeholders are planned, never applied.
-run nodev provision nodev --layout raid10
+run nodev provision nodev --layout raid10 --dry-run
 [ "$(rc nodev)" = 0 ] || fail "a plan with placeholders should print"
 run nodevyes provision nodev --layout raid10 --yes
 [ "$(rc nodevyes)" = 2 ] || fail "placeholders applied: exit $(rc nodevyes)"

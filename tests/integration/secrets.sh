@@ -214,8 +214,8 @@ media-url-other   0  media insert ilo "http://lab:$S_URL@192.0.2.99/v.iso"
 media-url-bad     2  media insert ilo "ftp://lab:$S_URL@192.0.2.99/u.iso"
 media-url-eject   0  media eject ilo
 console-badpw     1  console conbad
-provision-plan    0  provision prov --layout md-raid1 --pool labsec
-provision-json    0  provision prov --layout md-raid1 --pool labsec --json
+provision-plan    0  provision prov --layout md-raid1 --pool labsec --dry-run
+provision-json    0  provision prov --layout md-raid1 --pool labsec --dry-run --json
 provision-apply   1  provision prov --layout md-raid1 --pool labsec --yes
 provision-apply-j 1  provision prov --layout md-raid1 --pool labsec --yes --json
 history           0  history

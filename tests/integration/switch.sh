@@ -125,9 +125,23 @@ ok
 # sync: writes "host nic" descriptions by SNMP SET where they differ
 run d3 switch discover sgw
 [ "$(rc d3)" = 0 ] || fail "discover sgw"
+alias22() {
+	snmpget -v2c -c sg350xw -On "127.0.0.1:$PORT" 1.3.6.1.2.1.31.1.1.1.18.22
+}
+alias22 >"$T/alias-before" || fail "snmpget ifAlias.22"
+grep -q '"pc22 eth0"' "$T/alias-before" && fail "ifAlias.22 set before sync"
 run sy0 switch sync sgw --dry-run
+[ "$(rc sy0)" = 0 ] || fail "sync --dry-run rc $(rc sy0)"
 has sy0.out "gi1/0/22: '' -> 'pc22 eth0' (dry run)"
-run sy1 switch sync sgw
+alias22 | cmp -s - "$T/alias-before" || fail "sync --dry-run wrote to the switch"
+# the safety rule: without --yes and without a terminal, the plan and a
+# refusal naming --yes (exit 2), and the switch's cache unchanged
+run syno switch sync sgw
+[ "$(rc syno)" = 2 ] || fail "sync without --yes rc $(rc syno)"
+has syno.out "gi1/0/22: '' -> 'pc22 eth0'$"
+has syno.err "lab: switch sync: this writes to the switch; run again with --yes (or --dry-run to see the plan)"
+alias22 | cmp -s - "$T/alias-before" || fail "sync without --yes wrote to the switch"
+run sy1 switch sync sgw --yes
 [ "$(rc sy1)" = 0 ] || { cat "$T/sy1.err" >&2; fail "sync rc $(rc sy1)"; }
 snmpget -v2c -c sg350xw -On "127.0.0.1:$PORT" 1.3.6.1.2.1.31.1.1.1.18.22 |
 	grep -q '"pc22 eth0"' || fail "the SET did not reach the agent"
@@ -135,9 +149,10 @@ run d4 switch discover sgw --json
 [ "$(json d4.out "[p['alias'] for p in d[0]['ports'] if p['ifindex'] == 22][0]")" = "pc22 eth0" ] ||
 	fail "alias not read back"
 run sy2 switch sync sgw
+[ "$(rc sy2)" = 0 ] || fail "sync with nothing to write rc $(rc sy2)"
 has sy2.out "already matches"
 run d5 switch discover sg350x
-run synop switch sync sg350x
+run synop switch sync sg350x --yes
 [ "$(rc synop)" = 1 ] || fail "a SET on a read-only agent rc $(rc synop)"
 has synop.err "sg350x gi1/0/22: switch 127.0.0.1:$PORT: set: "
 ok
