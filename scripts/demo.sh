@@ -57,7 +57,7 @@ mkdir -p "$DEMO/sim" "$DEMO/switch/data"
 chmod 755 "$DEMO"
 SNMP_PORT=$(snmp_free_port)
 # microserver1's NIC stands in for the MAC the capture has on gi1/0/22
-sed -e 's/address: 192\.0\.2\./address: 127.0.3./' \
+sed -e 's/192\.0\.2\./127.0.3./g' \
     -e 's/address: 127\.0\.3\.2$/address: 127.0.0.1/' \
     -e "s/^    port: 161$/    port: $SNMP_PORT/" \
     -e 's/00:26:55:d1:0a:01/00:0c:15:03:b0:b7/' \
@@ -76,7 +76,13 @@ BMC_NET=127.0.3
 bmc_start "$DEMO/bmcs" 2 21
 # neo's BMC on its own, to be unplugged before the report
 bmc_start "$DEMO/bmc-neo" 1 30
-run import "$DEMO/sim/lab.yaml"
+# the rest must talk to the simulated lab only: a failed import would
+# leave the documentation addresses of inventory/ in the database
+printf '\n$ lab import %s\n' "$DEMO/sim/lab.yaml"
+"$LAB" import "$DEMO/sim/lab.yaml" || {
+	echo "demo: the simulated lab did not import; stopping" >&2
+	exit 1
+}
 run power status --all
 run power on @nas
 run power on @nas
