@@ -229,18 +229,27 @@ user_version(struct lab_db *db, int *ret, struct lab_err *err)
 	return 0;
 }
 
+/* The schema version, refused when newer than this lab knows. */
+static int
+schema_version(struct lab_db *db, int *v, struct lab_err *err)
+{
+	if (user_version(db, v, err) == -1)
+		return -1;
+	if (*v > NMIGRATIONS)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s' has schema "
+		    "version %d, newer than this lab knows (%d): upgrade lab",
+		    db->path, *v, NMIGRATIONS);
+	return 0;
+}
+
 static int
 migrate(struct lab_db *db, struct lab_err *err)
 {
 	char	sql[64];
 	int	v = 0, i;
 
-	if (user_version(db, &v, err) == -1)
+	if (schema_version(db, &v, err) == -1)
 		return -1;
-	if (v > NMIGRATIONS)
-		return lab_err_set(err, LAB_EXIT_ENV, "database '%s' has schema "
-		    "version %d, newer than this lab knows (%d): upgrade lab",
-		    db->path, v, NMIGRATIONS);
 	if (v == NMIGRATIONS)
 		return 0;
 	if (lab_db_begin(db, err) == -1)
@@ -267,12 +276,8 @@ schema_current(struct lab_db *db, struct lab_err *err)
 {
 	int	v = 0;
 
-	if (user_version(db, &v, err) == -1)
+	if (schema_version(db, &v, err) == -1)
 		return -1;
-	if (v > NMIGRATIONS)
-		return lab_err_set(err, LAB_EXIT_ENV, "database '%s' has schema "
-		    "version %d, newer than this lab knows (%d): upgrade lab",
-		    db->path, v, NMIGRATIONS);
 	if (v < NMIGRATIONS)
 		return lab_err_set(err, LAB_EXIT_ENV, "database '%s' has schema "
 		    "version %d, older than this lab's (%d), and is opened "
