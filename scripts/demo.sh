@@ -9,6 +9,9 @@
 # Debian 12 VM under qemu behind an ipmi_sim BMC, powered on, made an md
 # RAID10 and a bonded bridge, failed over, rolled back and powered off by
 # lab, everything on 127.0.22.1 (the image is built once, 5 to 10 min).
+# LAB_DEMO_BUILD=DIR runs the demo with the lab already built in DIR
+# (DIR/cmd/lab) and installs and builds nothing (tests/integration/demo.sh
+# does); the demo's folder is made under $TMPDIR (default /tmp).
 set -eu
 cd "$(dirname "$0")/.."
 if [ "${1:-}" = box ]; then
@@ -17,15 +20,19 @@ if [ "${1:-}" = box ]; then
 	ninja -C build >/dev/null
 	exec meson test -C build --suite vm --verbose
 fi
-sh scripts/deps.sh demo
-[ -d build ] || meson setup build >/dev/null
-ninja -C build >/dev/null
+if [ -n "${LAB_DEMO_BUILD:-}" ]; then
+	LAB=$(cd "$LAB_DEMO_BUILD" && pwd)/cmd/lab
+else
+	sh scripts/deps.sh demo
+	[ -d build ] || meson setup build >/dev/null
+	ninja -C build >/dev/null
+	LAB="$PWD/build/cmd/lab"
+fi
 
-DEMO=$(mktemp -d /tmp/lab-demo.XXXXXX)
+DEMO=$(mktemp -d "${TMPDIR:-/tmp}/lab-demo.XXXXXX")
 # the captures of real switches: shared/ beside the clone
 SRC_SHARED=${LAB_SHARED:-$PWD/../shared}
 export LAB_DB="$DEMO/lab.db" LAB_CREDENTIALS="$DEMO/credentials.yaml"
-LAB="$PWD/build/cmd/lab"
 . tests/integration/bmc.sh
 . tests/integration/snmp.sh
 trap 'bmc_stop "$DEMO/bmcs"; bmc_stop "$DEMO/bmc-neo"; snmp_stop "$DEMO/switch"' EXIT INT TERM
