@@ -351,7 +351,6 @@ COMMIT;""")
             print("readme: " + b, file=sys.stderr)
         print("readme: %d examples checked, %d problems" %
               (self.checked, len(self.bad)))
-        shutil.rmtree(self.tmp, ignore_errors=True)
         return 1 if self.bad else 0
 
 
@@ -362,7 +361,11 @@ def main():
     lab, src = os.path.abspath(sys.argv[1]), os.path.abspath(sys.argv[2])
     readme = sys.argv[3] if len(sys.argv) == 4 else \
         os.path.join(src, "README.md")
-    return Check(lab, src, readme).main()
+    check = Check(lab, src, readme)
+    try:
+        return check.main()
+    finally:
+        shutil.rmtree(check.tmp, ignore_errors=True)
 
 
 if __name__ == "__main__":
