@@ -304,7 +304,65 @@ history_sensors(struct lab_call *call, const char *host, int64_t since,
 	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
 }
 
-/* --power, --sensors [--sensor NAME]: what the database kept of a host. */
+/* lab history HOST --sel: the SEL entries kept, newest first. */
+static int
+history_sel(struct lab_call *call, const char *host, int64_t since,
+    struct lab_err *err)
+{
+	struct lab_sel_kept	*v;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 when[32], seen[32], id[16];
+	size_t			 n, i;
+	int			 rc = 0;
+
+	if (lab_db_sel_kept(call->db, host, since, &v, &n, err) == -1)
+		return err->code;
+	if (call->json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_arr_begin(&j);
+		for (i = 0; i < n; i++) {
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "host", host);
+			lab_json_kint(&j, "id", v[i].id);
+			lab_json_ktime(&j, "time", v[i].time);
+			lab_json_kstr(&j, "sensor", v[i].sensor);
+			lab_json_kstr(&j, "event", v[i].event);
+			lab_json_ktime(&j, "first_seen", v[i].first_seen);
+			lab_json_obj_end(&j);
+		}
+		lab_json_arr_end(&j);
+		lab_json_end(&j);
+		rc = cmd_write(&b, err);
+		lab_buf_release(&b);
+	} else {
+		table_init(&t, 5, "TIME", "ID", "SENSOR", "EVENT",
+		    "FIRST SEEN");
+		table_key(&t, 0);
+		table_text(&t, 3);
+		for (i = 0; i < n; i++) {
+			if (v[i].time > 0)
+				lab_format_time(v[i].time, when, sizeof(when));
+			lab_format_time(v[i].first_seen, seen, sizeof(seen));
+			snprintf(id, sizeof(id), "%u", v[i].id);
+			table_row(&t, v[i].time > 0 ? when : NULL, id,
+			    v[i].sensor, v[i].event, seen);
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+		if (n == 0 && !call->csv)
+			fprintf(stderr, "lab: no SEL entries kept of %s%s "
+			    "(lab sel %s --record keeps them)\n", cmd_vis(host),
+			    since ? " in that window" : "", cmd_vis(host));
+	}
+	lab_sel_kept_free(v, n);
+	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
+}
+
+/* --power, --sensors [--sensor NAME], --sel: what the database kept of a
+ * host. */
 static int
 history_kept(struct lab_call *call, const char *host, struct lab_err *err)
 {
@@ -314,14 +372,17 @@ history_kept(struct lab_call *call, const char *host, struct lab_err *err)
 	int64_t		 since;
 	int		 known;
 
+	int		 kinds = (cmd_opt(call, "power") != NULL) +
+			    (sensor != NULL || cmd_opt(call, "sensors") != NULL) +
+			    (cmd_opt(call, "sel") != NULL);
+
 	if (host == NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--%s needs a HOST",
-		    cmd_opt(call, "power") ? "power" : sensor ? "sensor" :
-		    "sensors"), LAB_EXIT_INPUT;
-	if (cmd_opt(call, "power") != NULL && (sensor != NULL ||
-	    cmd_opt(call, "sensors") != NULL))
-		return lab_err_set(err, LAB_EXIT_INPUT, "--power and "
-		    "--sensors are two histories: give one"), LAB_EXIT_INPUT;
+		    cmd_opt(call, "power") ? "power" : cmd_opt(call, "sel") ?
+		    "sel" : sensor ? "sensor" : "sensors"), LAB_EXIT_INPUT;
+	if (kinds > 1)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--power, --sensors "
+		    "and --sel are three histories: give one"), LAB_EXIT_INPUT;
 	if (cmd_inventory(call, &inv, err) == -1 ||
 	    lab_db_host_known(call->db, host, &known, err) == -1)
 		return err->code;
@@ -338,6 +399,8 @@ history_kept(struct lab_call *call, const char *host, struct lab_err *err)
 		return err->code;
 	if (cmd_opt(call, "power") != NULL)
 		return history_power(call, host, since, err);
+	if (cmd_opt(call, "sel") != NULL)
+		return history_sel(call, host, since, err);
 	if (sensor != NULL)
 		return history_series(call, host, sensor, since, err);
 	return history_sensors(call, host, since, err);
@@ -360,16 +423,17 @@ history_run(struct lab_call *call, struct lab_err *err)
 	int		 rc;
 
 	if (cmd_opt(call, "power") != NULL || cmd_opt(call, "sensors") !=
-	    NULL || cmd_opt(call, "sensor") != NULL) {
+	    NULL || cmd_opt(call, "sensor") != NULL ||
+	    cmd_opt(call, "sel") != NULL) {
 		if (id_s != NULL)
 			return lab_err_set(err, LAB_EXIT_INPUT, "--run is one "
-			    "provisioning run: it takes no --power or "
-			    "--sensors"), LAB_EXIT_INPUT;
+			    "provisioning run: it takes no --power, --sensors "
+			    "or --sel"), LAB_EXIT_INPUT;
 		return history_kept(call, host, err);
 	}
 	if (cmd_opt(call, "since") != NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--since goes with "
-		    "--power or --sensors"), LAB_EXIT_INPUT;
+		    "--power, --sensors or --sel"), LAB_EXIT_INPUT;
 	if (id_s != NULL && lab_parse_int(id_s, 1, 0x7fffffffL, &v) == -1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--run takes a run "
 		    "number, not '%s'", id_s), LAB_EXIT_INPUT;
@@ -441,7 +505,10 @@ static const struct lab_opt history_opts[] = {
 	  "the latest value, min and max over the window, and the count" },
 	{ "sensor", "NAME", "one sensor's readings, newest first (implies "
 	  "--sensors)" },
-	{ "since", "WHEN", "with --power or --sensors: only what was recorded "
+	{ "sel", NULL, "the host's System Event Log entries kept by lab sel "
+	  "--record, newest first, each once" },
+	{ "since", "WHEN", "with --power, --sensors or --sel: only what was "
+	  "recorded "
 	  "since WHEN, as lab report --since takes it: a report run id, "
 	  "'2026-11-30T18:00:00Z', '2026-11-30', '24h' or '7d'" },
 	{ NULL, NULL, NULL },
@@ -451,14 +518,15 @@ static const struct lab_verb history_verbs[] = {
 	{ .name = NULL, .args = "[HOST]", .min = 0, .max = 1,
 	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = history_run,
 	  .opts = history_opts,
-	  .summary = "list provisioning runs, newest first; with --power or "
-		"--sensors, what lab recorded of a host's power and sensors" },
+	  .summary = "list provisioning runs, newest first; with --power, "
+		"--sensors or --sel, what lab recorded of a host's power, "
+		"sensors and event log" },
 	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_history = {
 	.name = "history",
-	.summary = "the provisioning runs, power events and sensor readings "
-		"of a host",
+	.summary = "the provisioning runs, power, sensor and SEL history of "
+		"a host",
 	.verbs = history_verbs,
 };

@@ -76,6 +76,30 @@ int	lab_db_sensor_series(struct lab_db *, const char *host,
 	    size_t *n, struct lab_err *err);
 void	lab_sensor_points_free(struct lab_sensor_point *, size_t n);
 
+/*
+ * Stores the SEL entries each host of a SEL run read (verb LAB_BMC_SEL),
+ * each once: an entry already kept (same host, record id and timestamp)
+ * is skipped. A host that failed stores nothing. *added: the new ones.
+ */
+int	lab_db_sel_record(struct lab_db *, const struct lab_bmc_result *,
+	    size_t n, int64_t now, const char *source, size_t *added,
+	    struct lab_err *err);
+
+/* One SEL entry kept. */
+struct lab_sel_kept {
+	unsigned	 id;		/* the BMC's record id */
+	int64_t		 time;		/* the entry's; 0: none given */
+	int64_t		 first_seen;	/* when lab first read it */
+	char		*sensor;
+	char		*event;
+};
+
+/* The host's kept SEL entries, newest first (by their time, else when
+ * first seen), at or after since; *ret caller-owned. */
+int	lab_db_sel_kept(struct lab_db *, const char *host, int64_t since,
+	    struct lab_sel_kept **ret, size_t *n, struct lab_err *err);
+void	lab_sel_kept_free(struct lab_sel_kept *, size_t n);
+
 /* Whether the database knows the host (it may have left the inventory). */
 int	lab_db_host_known(struct lab_db *, const char *host, int *ret,
 	    struct lab_err *err);

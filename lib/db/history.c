@@ -359,3 +359,107 @@ lab_db_report_temperatures(struct lab_db *db, int64_t since,
 	sqlite3_finalize(st);
 	return 0;
 }
+
+int
+lab_db_sel_record(struct lab_db *db, const struct lab_bmc_result *res,
+    size_t n, int64_t now, const char *source, size_t *added,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st = NULL;
+	size_t		 i, k;
+	int		 rc = -1;
+
+	*added = 0;
+	if (lab_db_begin(db, err) == -1)
+		return -1;
+	if (lab_db_prepare(db, "INSERT INTO sel_entries (host_id, record_id, "
+	    "time, sensor, event, first_seen, source) SELECT id, ?2, ?3, ?4, "
+	    "?5, ?6, ?7 FROM hosts WHERE name = ?1 ON CONFLICT DO NOTHING",
+	    &st, err) == -1)
+		goto out;
+	for (i = 0; i < n; i++) {
+		const struct lab_bmc_result	*r = &res[i];
+
+		if (!r->ok || r->no_bmc || !r->reachable)
+			continue;
+		for (k = 0; k < r->nsel; k++) {
+			const struct lab_sel_entry	*e = &r->sel[k];
+
+			lab_db_bind_text(st, 1, r->host);
+			sqlite3_bind_int64(st, 2, e->id);
+			sqlite3_bind_int64(st, 3, e->time > 0 ? e->time : 0);
+			lab_db_bind_text(st, 4, e->sensor);
+			lab_db_bind_text(st, 5, e->event);
+			sqlite3_bind_int64(st, 6, now);
+			lab_db_bind_text(st, 7, source);
+			if (sqlite3_step(st) != SQLITE_DONE) {
+				lab_db_fail(db, err, "record SEL entries");
+				goto out;
+			}
+			*added += (size_t)sqlite3_changes(db->h);
+			sqlite3_reset(st);
+		}
+	}
+	rc = lab_db_commit(db, err);
+out:
+	sqlite3_finalize(st);
+	if (rc == -1) {
+		lab_db_rollback(db);
+		*added = 0;
+	}
+	return rc;
+}
+
+int
+lab_db_sel_kept(struct lab_db *db, const char *host, int64_t since,
+    struct lab_sel_kept **ret, size_t *n, struct lab_err *err)
+{
+	struct lab_sel_kept	*v = NULL, *e;
+	sqlite3_stmt		*st;
+	size_t			 cap = 0, k = 0;
+	int			 rc;
+
+	*ret = NULL;
+	*n = 0;
+	if (lab_db_prepare(db, "SELECT s.record_id, s.time, s.first_seen, "
+	    "s.sensor, s.event FROM sel_entries s JOIN hosts h ON "
+	    "h.id = s.host_id WHERE h.name = ?1 AND "
+	    "(CASE WHEN s.time > 0 THEN s.time ELSE s.first_seen END) >= ?2 "
+	    "ORDER BY (CASE WHEN s.time > 0 THEN s.time ELSE s.first_seen END) "
+	    "DESC, s.record_id DESC", &st, err) == -1)
+		return -1;
+	lab_db_bind_text(st, 1, host);
+	sqlite3_bind_int64(st, 2, since);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if (grow((void **)&v, k, &cap, sizeof(*v)) == -1) {
+			rc = SQLITE_NOMEM;
+			break;
+		}
+		e = &v[k++];
+		e->id = (unsigned)sqlite3_column_int64(st, 0);
+		e->time = sqlite3_column_int64(st, 1);
+		e->first_seen = sqlite3_column_int64(st, 2);
+		e->sensor = lab_db_text(st, 3);
+		e->event = lab_db_text(st, 4);
+	}
+	if (rc != SQLITE_DONE) {
+		lab_sel_kept_free(v, k);
+		return lab_db_step_fail(db, st, rc, err, "read SEL entries");
+	}
+	sqlite3_finalize(st);
+	*ret = v;
+	*n = k;
+	return 0;
+}
+
+void
+lab_sel_kept_free(struct lab_sel_kept *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; v != NULL && i < n; i++) {
+		free(v[i].sensor);
+		free(v[i].event);
+	}
+	free(v);
+}

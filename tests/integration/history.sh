@@ -3,8 +3,9 @@
 # History you can see (issue 17), against real ipmi_sim BMCs on
 # 127.0.82.0/24: power events read back in order, sensor readings
 # recorded and read back (a failed host stores nothing), the HTML
-# report's sparklines, and prev/next links between report pages in one
-# folder: sh history.sh LAB SRCDIR
+# report's sparklines, prev/next links between report pages in one
+# folder, report --collect recording sensors, and SEL entries kept once
+# each: sh history.sh LAB SRCDIR
 set -eu
 LAB=$1
 SRC=$2
@@ -184,6 +185,26 @@ assert t["count"] == 3 and t["value"] == 55.0, t
 END
 run hp2 history h1 --power --json
 has hp2.out '"source": "report --collect"'
+ok
+
+# (6) sel --record twice: each entry kept once, as lab sel printed it
+bmc_sensor_set "$T" 1 temp 95	# past the critical threshold: an event
+sleep 2.2
+run sel1 sel h1 dead --record --json --timeout 2
+run sel2 sel h1 --record --json
+[ "$(rc sel1)$(rc sel2)" = 10 ] || fail "sel --record: exit $(rc sel1) $(rc sel2)"
+run hsel history h1 --sel --json
+[ "$(rc hsel)" = 0 ] || fail "history --sel: exit $(rc hsel): $(cat "$T/hsel.err")"
+py "$T/sel2.out" "$T/hsel.out" <<'END' || fail "history --sel --json"
+import json, sys
+sel, kept = (json.load(open(f)) for f in sys.argv[1:])
+e = {x["host"]: x for x in sel}["h1"]["entries"]
+assert e, "the BMC logged no event: nothing to keep"
+key = lambda x: (x["id"], x["time"], x["sensor"], x["event"])
+assert sorted(map(key, kept)) == sorted(map(key, e)), (kept, e)
+END
+run hseld history dead --sel --json
+[ "$(tr -d ' \n' <"$T/hseld.out")" = "[]" ] || fail "dead BMC kept SEL entries"
 ok
 
 echo "$NAME: $n groups passed"

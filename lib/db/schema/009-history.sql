@@ -21,3 +21,18 @@ CREATE TABLE sensor_readings (
 	source		TEXT NOT NULL
 );
 CREATE INDEX sensor_readings_host ON sensor_readings(host_id, name, time);
+
+-- The System Event Log entries `lab sel --record` saw, once each: a BMC
+-- gives every entry a record id, reused after a clear, so (host, record
+-- id, timestamp) names one. time 0: the BMC gave none.
+CREATE TABLE sel_entries (
+	id		INTEGER PRIMARY KEY,
+	host_id		INTEGER NOT NULL REFERENCES hosts(id) ON DELETE CASCADE,
+	record_id	INTEGER NOT NULL,
+	time		INTEGER NOT NULL,
+	sensor		TEXT,
+	event		TEXT,
+	first_seen	INTEGER NOT NULL,
+	source		TEXT NOT NULL,
+	UNIQUE (host_id, record_id, time)
+);
