@@ -237,9 +237,5 @@ int	lab_report_pages_find(const char *out, char **prev, char **next,
  */
 int	lab_report_pages_link_next(const char *out, const char *prev,
 	    struct lab_err *err);
-/* The HTML of a "next" link to name (percent-encoded), or "none yet". */
-void	lab_report_next_link(struct lab_buf *, const char *name);
-/* The page links of r (nothing unless r->paged). */
-void	lab_report_html_pages(const struct lab_report *, struct lab_buf *);
 
 #endif

@@ -10,6 +10,7 @@
 #include "lab/file.h"
 #include "lab/report.h"
 #include "lab/str.h"
+#include "report-html-priv.h"
 
 /*
  * The previous and next report pages of one written to a folder: the

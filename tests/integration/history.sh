@@ -65,8 +65,8 @@ for e in v:
 END
 # --since a window after both events: none; a bad --since is exit 2
 run hps history h1 --power --since 2099-01-01
-[ "$(rc hps)" = 0 ] && [ "$(wc -l <"$T/hps.out")" -le 1 ] ||
-	fail "--since 2099: $(cat "$T/hps.out")"
+[ "$(rc hps)" = 0 ] || fail "--since 2099: exit $(rc hps)"
+[ "$(wc -l <"$T/hps.out")" -le 1 ] || fail "--since 2099: $(cat "$T/hps.out")"
 run hpbad history h1 --power --since soon
 [ "$(rc hpbad)" = 2 ] || fail "--since soon: exit $(rc hpbad)"
 has hpbad.err "not 'soon'"
@@ -106,7 +106,8 @@ t = got["MB Temp"]
 assert (t["min"], t["max"], t["value"]) == (45.0, 55.0, 55.0), t
 END
 run hd history dead --sensors --json
-[ "$(rc hd)" = 0 ] && [ "$(tr -d ' \n' <"$T/hd.out")" = "[]" ] ||
+[ "$(rc hd)" = 0 ] || fail "history dead --sensors: exit $(rc hd)"
+[ "$(tr -d ' \n' <"$T/hd.out")" = "[]" ] ||
 	fail "the dead BMC stored readings: $(cat "$T/hd.out")"
 run ht history h1 --sensor 'MB Temp'
 has ht.out '^TIME *VALUE *STATE *RUN'
