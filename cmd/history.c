@@ -2,12 +2,14 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab/history.h"
 #include "lab/json.h"
 #include "lab/parse.h"
 #include "lab/provision.h"
 #include "lab/render.h"
 #include "lab/target.h"
 #include "lab.h"
+#include "since.h"
 
 static void
 run_json(struct lab_json *j, const struct lab_run *r)
@@ -97,6 +99,313 @@ print_steps(const struct lab_run *r)
 	}
 }
 
+/* A reading as lab sensors --json prints it: two decimals. */
+static void
+json_value(struct lab_json *j, const char *key, int has, double v)
+{
+	char	num[32];
+
+	lab_json_key(j, key);
+	if (!has) {
+		lab_json_null(j);
+		return;
+	}
+	snprintf(num, sizeof(num), "%.2f", v);
+	lab_json_raw(j, num);
+}
+
+static void
+fmt_value(char *buf, size_t len, int has, double v, const char *unit)
+{
+	if (has)
+		snprintf(buf, len, "%.2f%s%s", v, unit ? " " : "",
+		    unit ? unit : "");
+	else
+		snprintf(buf, len, "-");
+}
+
+/* lab history HOST --power: the power events, newest first. */
+static int
+history_power(struct lab_call *call, const char *host, int64_t since,
+    struct lab_err *err)
+{
+	struct lab_power_event	*v;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 when[32];
+	size_t			 n, i;
+	int			 rc = 0;
+
+	if (lab_db_power_events(call->db, host, since, &v, &n, err) == -1)
+		return err->code;
+	if (call->json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_arr_begin(&j);
+		for (i = 0; i < n; i++) {
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "host", host);
+			lab_json_ktime(&j, "time", v[i].time);
+			lab_json_kstr(&j, "action", v[i].action);
+			lab_json_kstr(&j, "state", v[i].state);
+			lab_json_key(&j, "ok");
+			lab_json_bool(&j, v[i].ok);
+			lab_json_kstr(&j, "error", v[i].error);
+			lab_json_kstr(&j, "source", v[i].source);
+			lab_json_obj_end(&j);
+		}
+		lab_json_arr_end(&j);
+		lab_json_end(&j);
+		rc = cmd_write(&b, err);
+		lab_buf_release(&b);
+	} else {
+		table_init(&t, 5, "TIME", "ACTION", "STATE", "RESULT",
+		    "SOURCE");
+		table_key(&t, 0);
+		table_paint(&t, 2);
+		table_paint(&t, 3);
+		table_text(&t, 3);
+		for (i = 0; i < n; i++) {
+			lab_format_time(v[i].time, when, sizeof(when));
+			table_row(&t, when, v[i].action, v[i].state ?
+			    v[i].state : "unknown", v[i].ok ? "ok" :
+			    v[i].error ? v[i].error : "failed", v[i].source);
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+		if (n == 0 && !call->csv)
+			fprintf(stderr, "lab: no power events of %s%s\n",
+			    cmd_vis(host), since ? " in that window" : "");
+	}
+	lab_power_events_free(v, n);
+	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
+}
+
+/* lab history HOST --sensors --sensor NAME: one sensor's readings. */
+static int
+history_series(struct lab_call *call, const char *host, const char *name,
+    int64_t since, struct lab_err *err)
+{
+	struct lab_sensor_point	*v;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 when[32], value[48], run[24];
+	size_t			 n, i;
+	int			 rc = 0;
+
+	if (lab_db_sensor_series(call->db, host, name, since, &v, &n,
+	    err) == -1)
+		return err->code;
+	if (call->json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_arr_begin(&j);
+		for (i = 0; i < n; i++) {
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "host", host);
+			lab_json_kstr(&j, "sensor", name);
+			lab_json_ktime(&j, "time", v[i].time);
+			json_value(&j, "value", v[i].has_value, v[i].value);
+			lab_json_kstr(&j, "state", v[i].state);
+			lab_json_kint(&j, "run", v[i].run);
+			lab_json_obj_end(&j);
+		}
+		lab_json_arr_end(&j);
+		lab_json_end(&j);
+		rc = cmd_write(&b, err);
+		lab_buf_release(&b);
+	} else {
+		table_init(&t, 4, "TIME", "VALUE", "STATE", "RUN");
+		table_key(&t, 0);
+		table_paint(&t, 2);
+		for (i = 0; i < n; i++) {
+			lab_format_time(v[i].time, when, sizeof(when));
+			fmt_value(value, sizeof(value), v[i].has_value,
+			    v[i].value, NULL);
+			snprintf(run, sizeof(run), "%lld", (long long)v[i].run);
+			table_row(&t, when, value, v[i].state, run);
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+		if (n == 0 && !call->csv)
+			fprintf(stderr, "lab: no readings of sensor '%s' of "
+			    "%s%s\n", cmd_vis(name), cmd_vis(host), since ?
+			    " in that window" : "");
+	}
+	lab_sensor_points_free(v, n);
+	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
+}
+
+/* lab history HOST --sensors: per sensor, latest, min, max, count. */
+static int
+history_sensors(struct lab_call *call, const char *host, int64_t since,
+    struct lab_err *err)
+{
+	struct lab_sensor_summary	*v;
+	struct lab_buf			 b;
+	struct lab_json			 j;
+	struct table			 t;
+	char				 when[32], last[48], lo[48], hi[48];
+	char				 count[24];
+	size_t				 n, i;
+	int				 rc = 0;
+
+	if (lab_db_sensor_summary(call->db, host, since, &v, &n, err) == -1)
+		return err->code;
+	if (call->json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_arr_begin(&j);
+		for (i = 0; i < n; i++) {
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "host", host);
+			lab_json_kstr(&j, "sensor", v[i].name);
+			lab_json_kstr(&j, "type", v[i].type);
+			lab_json_kstr(&j, "unit", v[i].unit);
+			lab_json_ktime(&j, "time", v[i].last_time);
+			json_value(&j, "value", v[i].has_last, v[i].last);
+			lab_json_kstr(&j, "state", v[i].state);
+			json_value(&j, "min", v[i].has_range, v[i].min);
+			json_value(&j, "max", v[i].has_range, v[i].max);
+			lab_json_kint(&j, "count", (int64_t)v[i].count);
+			lab_json_obj_end(&j);
+		}
+		lab_json_arr_end(&j);
+		lab_json_end(&j);
+		rc = cmd_write(&b, err);
+		lab_buf_release(&b);
+	} else {
+		table_init(&t, 7, "SENSOR", "LATEST", "MIN", "MAX", "COUNT",
+		    "STATE", "TIME");
+		table_paint(&t, 5);
+		for (i = 0; i < n; i++) {
+			fmt_value(last, sizeof(last), v[i].has_last,
+			    v[i].last, v[i].unit);
+			fmt_value(lo, sizeof(lo), v[i].has_range, v[i].min,
+			    NULL);
+			fmt_value(hi, sizeof(hi), v[i].has_range, v[i].max,
+			    NULL);
+			snprintf(count, sizeof(count), "%zu", v[i].count);
+			lab_format_time(v[i].last_time, when, sizeof(when));
+			table_row(&t, v[i].name, last, lo, hi, count,
+			    v[i].state, when);
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+		if (n == 0 && !call->csv)
+			fprintf(stderr, "lab: no sensor readings of %s%s "
+			    "(lab sensors %s --record stores them)\n",
+			    cmd_vis(host), since ? " in that window" : "",
+			    cmd_vis(host));
+	}
+	lab_sensor_summary_free(v, n);
+	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
+}
+
+/* lab history HOST --sel: the SEL entries kept, newest first. */
+static int
+history_sel(struct lab_call *call, const char *host, int64_t since,
+    struct lab_err *err)
+{
+	struct lab_sel_kept	*v;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	struct table		 t;
+	char			 when[32], seen[32], id[16];
+	size_t			 n, i;
+	int			 rc = 0;
+
+	if (lab_db_sel_kept(call->db, host, since, &v, &n, err) == -1)
+		return err->code;
+	if (call->json) {
+		lab_buf_init(&b);
+		lab_json_init(&j, &b);
+		lab_json_arr_begin(&j);
+		for (i = 0; i < n; i++) {
+			lab_json_obj_begin(&j);
+			lab_json_kstr(&j, "host", host);
+			lab_json_kint(&j, "id", v[i].id);
+			lab_json_ktime(&j, "time", v[i].time);
+			lab_json_kstr(&j, "sensor", v[i].sensor);
+			lab_json_kstr(&j, "event", v[i].event);
+			lab_json_ktime(&j, "first_seen", v[i].first_seen);
+			lab_json_obj_end(&j);
+		}
+		lab_json_arr_end(&j);
+		lab_json_end(&j);
+		rc = cmd_write(&b, err);
+		lab_buf_release(&b);
+	} else {
+		table_init(&t, 5, "TIME", "ID", "SENSOR", "EVENT",
+		    "FIRST SEEN");
+		table_key(&t, 0);
+		table_text(&t, 3);
+		for (i = 0; i < n; i++) {
+			if (v[i].time > 0)
+				lab_format_time(v[i].time, when, sizeof(when));
+			lab_format_time(v[i].first_seen, seen, sizeof(seen));
+			snprintf(id, sizeof(id), "%u", v[i].id);
+			table_row(&t, v[i].time > 0 ? when : NULL, id,
+			    v[i].sensor, v[i].event, seen);
+		}
+		table_print(&t, stdout);
+		table_release(&t);
+		if (n == 0 && !call->csv)
+			fprintf(stderr, "lab: no SEL entries kept of %s%s "
+			    "(lab sel %s --record keeps them)\n", cmd_vis(host),
+			    since ? " in that window" : "", cmd_vis(host));
+	}
+	lab_sel_kept_free(v, n);
+	return rc == 0 ? LAB_EXIT_OK : (int)err->code;
+}
+
+/* --power, --sensors [--sensor NAME], --sel: what the database kept of a
+ * host. */
+static int
+history_kept(struct lab_call *call, const char *host, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	const char	*sensor = cmd_opt(call, "sensor");
+	struct lab_strv	 none;
+	int64_t		 since;
+	int		 known;
+
+	int		 kinds = (cmd_opt(call, "power") != NULL) +
+			    (sensor != NULL || cmd_opt(call, "sensors") != NULL) +
+			    (cmd_opt(call, "sel") != NULL);
+
+	if (host == NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--%s needs a HOST",
+		    cmd_opt(call, "power") ? "power" : cmd_opt(call, "sel") ?
+		    "sel" : sensor ? "sensor" : "sensors"), LAB_EXIT_INPUT;
+	if (kinds > 1)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--power, --sensors "
+		    "and --sel are three histories: give one"), LAB_EXIT_INPUT;
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    lab_db_host_known(call->db, host, &known, err) == -1)
+		return err->code;
+	if (!known) {
+		if (lab_target_resolve(inv, call->argv, 1, 0, &none,
+		    err) == 0) {
+			lab_strv_release(&none);
+			lab_err_set(err, LAB_EXIT_INPUT, "'%s' is not a host",
+			    host);
+		}
+		return LAB_EXIT_INPUT;
+	}
+	if (cmd_since_time(call, cmd_opt(call, "since"), &since, err) == -1)
+		return err->code;
+	if (cmd_opt(call, "power") != NULL)
+		return history_power(call, host, since, err);
+	if (cmd_opt(call, "sel") != NULL)
+		return history_sel(call, host, since, err);
+	if (sensor != NULL)
+		return history_series(call, host, sensor, since, err);
+	return history_sensors(call, host, since, err);
+}
+
 static int
 history_run(struct lab_call *call, struct lab_err *err)
 {
@@ -113,6 +422,18 @@ history_run(struct lab_call *call, struct lab_err *err)
 	size_t		 i;
 	int		 rc;
 
+	if (cmd_opt(call, "power") != NULL || cmd_opt(call, "sensors") !=
+	    NULL || cmd_opt(call, "sensor") != NULL ||
+	    cmd_opt(call, "sel") != NULL) {
+		if (id_s != NULL)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--run is one "
+			    "provisioning run: it takes no --power, --sensors "
+			    "or --sel"), LAB_EXIT_INPUT;
+		return history_kept(call, host, err);
+	}
+	if (cmd_opt(call, "since") != NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--since goes with "
+		    "--power, --sensors or --sel"), LAB_EXIT_INPUT;
 	if (id_s != NULL && lab_parse_int(id_s, 1, 0x7fffffffL, &v) == -1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--run takes a run "
 		    "number, not '%s'", id_s), LAB_EXIT_INPUT;
@@ -178,6 +499,18 @@ history_run(struct lab_call *call, struct lab_err *err)
 
 static const struct lab_opt history_opts[] = {
 	{ "run", "N", "one run with every step, its exit status and output" },
+	{ "power", NULL, "the host's power events, newest first: time, "
+	  "action, state seen, result and the command that recorded it" },
+	{ "sensors", NULL, "the host's recorded sensor readings: per sensor "
+	  "the latest value, min and max over the window, and the count" },
+	{ "sensor", "NAME", "one sensor's readings, newest first (implies "
+	  "--sensors)" },
+	{ "sel", NULL, "the host's System Event Log entries kept by lab sel "
+	  "--record, newest first, each once" },
+	{ "since", "WHEN", "with --power, --sensors or --sel: only what was "
+	  "recorded "
+	  "since WHEN, as lab report --since takes it: a report run id, "
+	  "'2026-11-30T18:00:00Z', '2026-11-30', '24h' or '7d'" },
 	{ NULL, NULL, NULL },
 };
 
@@ -185,12 +518,15 @@ static const struct lab_verb history_verbs[] = {
 	{ .name = NULL, .args = "[HOST]", .min = 0, .max = 1,
 	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = history_run,
 	  .opts = history_opts,
-	  .summary = "list provisioning runs, newest first" },
+	  .summary = "list provisioning runs, newest first; with --power, "
+		"--sensors or --sel, what lab recorded of a host's power, "
+		"sensors and event log" },
 	{ .name = NULL },
 };
 
 const struct lab_cmd lab_cmd_history = {
 	.name = "history",
-	.summary = "the provisioning runs of a host",
+	.summary = "the provisioning runs, power, sensor and SEL history of "
+		"a host",
 	.verbs = history_verbs,
 };

@@ -9,12 +9,14 @@
 #include <unistd.h>
 
 #include "lab/file.h"
+#include "lab/history.h"
 #include "lab/json.h"
 #include "lab/parse.h"
 #include "lab/render.h"
 #include "lab/report.h"
 #include "lab/switch.h"
 #include "lab.h"
+#include "since.h"
 
 /* What a collect could not reach: findings added to the report. */
 struct missed {
@@ -32,49 +34,6 @@ missed_add(struct missed *m, const char *subject, const char *fmt,
 	if (lab_strv_add(&m->subject, subject) == -1 ||
 	    lab_strv_add(&m->message, msg) == -1)
 		abort();
-}
-
-/*
- * The baseline --since picks: a report run id ("12"), a time
- * ("2026-11-30T18:00:00Z", "2026-11-30") or hours or days back ("24h",
- * "7d"): the last run at or before it.
- */
-static int
-parse_since(const char *s, int64_t now, int64_t *run, int64_t *time_ret)
-{
-	struct tm	 tm;
-	const char	*end;
-	long		 v;
-	char		 num[16];
-	size_t		 n = strlen(s);
-
-	*run = 0;
-	*time_ret = 0;
-	if (n > 0 && strspn(s, "0123456789") == n) {
-		if (lab_parse_int(s, 1, 2147483647L, &v) == -1)
-			return -1;
-		*run = v;
-		return 0;
-	}
-	if (n >= 2 && n < sizeof(num) && (s[n - 1] == 'h' || s[n - 1] == 'd')) {
-		memcpy(num, s, n - 1);
-		num[n - 1] = '\0';
-		if (lab_parse_int(num, 1, s[n - 1] == 'h' ? 24L * 366 * 10 :
-		    366L * 10, &v) == -1)
-			return -1;
-		*time_ret = now - (int64_t)v * (s[n - 1] == 'h' ? 3600 : 86400);
-		return *time_ret > 0 ? 0 : -1;
-	}
-	memset(&tm, 0, sizeof(tm));
-	if ((end = strptime(s, "%Y-%m-%dT%H:%M:%SZ", &tm)) == NULL ||
-	    *end != '\0') {
-		memset(&tm, 0, sizeof(tm));
-		if ((end = strptime(s, "%Y-%m-%d", &tm)) == NULL ||
-		    *end != '\0')
-			return -1;
-	}
-	*time_ret = (int64_t)timegm(&tm);
-	return *time_ret > 0 ? 0 : -1;
 }
 
 /* lab report --runs: the recorded runs, the baselines --since picks. */
@@ -125,7 +84,8 @@ list_runs(struct lab_call *call, int json, struct lab_err *err)
 
 static void
 collect_power(struct lab_call *call, const struct lab_inventory *inv,
-    const struct lab_creds *creds, int timeout_ms, struct missed *m)
+    const struct lab_creds *creds, int timeout_ms, struct missed *m,
+    struct lab_strv *answered)
 {
 	struct lab_bmc_result	*res = NULL;
 	struct lab_bmc_req	 req;
@@ -145,15 +105,52 @@ collect_power(struct lab_call *call, const struct lab_inventory *inv,
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_BMC_STATUS;
 	req.timeout_ms = timeout_ms;
+	req.source = "report --collect";
 	lab_ctx_init(&ctx);
 	/* an unreachable BMC is recorded, and derived as a finding */
 	if (lab_bmc_run_record(&ctx, call->db, inv, &hosts, creds, &req,
 	    call->now, &res, &e) == -1)
 		missed_add(m, "power", "power status not collected: %s",
 		    e.msg);
+	for (i = 0; res != NULL && i < hosts.n; i++)
+		if (res[i].reachable &&
+		    lab_strv_add(answered, res[i].host) == -1)
+			abort();
 out:
 	lab_bmc_results_free(res, res ? hosts.n : 0);
 	lab_strv_release(&hosts);
+}
+
+/*
+ * Reads and records every BMC's sensors (the history and the report's
+ * temperatures). A BMC that does not answer is already a finding of the
+ * power collect: only the BMCs that answered it are asked.
+ */
+static void
+collect_sensors(struct lab_call *call, const struct lab_inventory *inv,
+    const struct lab_creds *creds, int timeout_ms, struct missed *m,
+    const struct lab_strv *hosts)
+{
+	struct lab_bmc_result	*res = NULL;
+	struct lab_bmc_req	 req;
+	struct lab_ctx		 ctx;
+	struct lab_err		 e;
+	int64_t			 run;
+
+	memset(&e, 0, sizeof(e));
+	if (hosts->n == 0)
+		return;
+	memset(&req, 0, sizeof(req));
+	req.verb = LAB_BMC_SENSORS;
+	req.timeout_ms = timeout_ms;
+	req.source = "report --collect";
+	lab_ctx_init(&ctx);
+	if (lab_bmc_run_record(&ctx, call->db, inv, hosts, creds, &req,
+	    call->now, &res, &e) == -1 ||
+	    lab_db_sensors_record(call->db, res, hosts->n, call->now,
+	    "report --collect", &run, &e) == -1)
+		missed_add(m, "sensors", "sensors not collected: %s", e.msg);
+	lab_bmc_results_free(res, res ? hosts->n : 0);
 }
 
 static void
@@ -202,6 +199,7 @@ collect(struct lab_call *call, int timeout_ms, int deadline_s,
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
+	struct lab_strv	answered;
 	struct lab_err	e;
 
 	if (cmd_inventory(call, &inv, err) == -1)
@@ -214,7 +212,10 @@ collect(struct lab_call *call, int timeout_ms, int deadline_s,
 		    "skipped: %s", e.msg);
 		return 0;
 	}
-	collect_power(call, inv, creds, timeout_ms, m);
+	lab_strv_init(&answered);
+	collect_power(call, inv, creds, timeout_ms, m, &answered);
+	collect_sensors(call, inv, creds, timeout_ms, m, &answered);
+	lab_strv_release(&answered);
 	collect_switches(call, inv, creds, timeout_ms, deadline_s, m);
 	return 0;
 }
@@ -235,6 +236,8 @@ report_run(struct lab_call *call, struct lab_err *err)
 	int64_t			 since_run = 0, since_time = 0, id;
 	long			 t = 10;
 	int			 deadline_s, rc = LAB_EXIT_OK;
+	int			 html_file;
+	struct lab_err		 e;
 	size_t			 k;
 	int			 collecting = cmd_opt(call, "collect") != NULL;
 	/* only the nightly run records a baseline; reading changes nothing */
@@ -256,7 +259,7 @@ report_run(struct lab_call *call, struct lab_err *err)
 		return list_runs(call, strcmp(fmt, "json") == 0, err);
 	}
 	if ((s = cmd_opt(call, "since")) != NULL &&
-	    parse_since(s, call->now, &since_run, &since_time) == -1)
+	    cmd_parse_since(s, call->now, &since_run, &since_time) == -1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--since takes a "
 		    "report run id ('12', see --runs), a time "
 		    "('2026-11-30T18:00:00Z', '2026-11-30') or hours or days "
@@ -282,6 +285,15 @@ report_run(struct lab_call *call, struct lab_err *err)
 		goto fail;
 	if (record && lab_report_record(call->db, r, &id, err) == -1)
 		goto fail;
+	memset(&e, 0, sizeof(e));
+	/* a page written into a folder of reports links its neighbours */
+	html_file = out != NULL && strcmp(fmt, "html") == 0;
+	if (html_file) {
+		if (lab_report_pages_find(out, &r->page_prev, &r->page_next,
+		    err) == -1)
+			goto fail;
+		r->paged = 1;
+	}
 	if (strcmp(fmt, "markdown") == 0)
 		lab_report_markdown(r, &b);
 	else if (strcmp(fmt, "html") == 0)
@@ -297,6 +309,11 @@ report_run(struct lab_call *call, struct lab_err *err)
 		}
 		if (lab_file_write_out(out, b.s, b.len, err) == -1)
 			goto fail;
+		/* the page before it: its "next" link now points here */
+		if (html_file && r->page_prev != NULL &&
+		    lab_report_pages_link_next(out, r->page_prev, &e) == -1)
+			fprintf(stderr, "lab: warning: the previous report's "
+			    "next link is not updated: %s\n", e.msg);
 		printf("%s\n", out);
 	} else if (cmd_write(&b, err) == -1)
 		goto fail;
@@ -316,7 +333,9 @@ static const struct lab_opt report_opts[] = {
 	  formats, 0 },
 	{ "out", "FILE", "write the report to FILE (atomically, keeping its "
 	  "mode; a device or FIFO is written to; a symlink is followed) and "
-	  "print its path" },
+	  "print its path; an HTML FILE links the previous and next lab "
+	  "reports of its folder, and the previous one's next link is "
+	  "updated to it" },
 	{ "since", "WHEN", "changes since report run WHEN ('12', see --runs), "
 	  "else since the last run at or before WHEN: "
 	  "'2026-11-30T18:00:00Z', '2026-11-30', '24h' or '7d' (default: "
@@ -324,8 +343,9 @@ static const struct lab_opt report_opts[] = {
 	{ "record", NULL, "record this report run: the baseline the next "
 	  "reports compare with (without it the database is only read)" },
 	{ "runs", NULL, "list the recorded report runs (id, time, facts)" },
-	{ "collect", NULL, "first read every BMC's power state and discover "
-	  "every switch (implies --record)" },
+	{ "collect", NULL, "first read every BMC's power state and sensors "
+	  "(recorded for lab history) and discover every switch (implies "
+	  "--record)" },
 	{ "timeout", "S", "deadline per BMC and per SNMP request of "
 	  "--collect (default 10)" },
 	{ "deadline", "S", "seconds for the whole discovery of each switch "

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab/history.h"
 #include "lab/json.h"
 #include "lab/render.h"
 #include "lab.h"
@@ -15,12 +16,19 @@ sel_run(struct lab_call *call, struct lab_err *err)
 	struct lab_json		j;
 	struct table		t;
 	char			id[16], when[32];
-	size_t			i, k;
+	size_t			i, k, added;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_BMC_SEL;
 	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
+	/* each entry once: one read again is not a new event */
+	if (cmd_opt(call, "record") != NULL && !call->dry_run &&
+	    lab_db_sel_record(call->db, run.res, run.n, call->now,
+	    "sel --record", &added, err) == -1) {
+		cmd_bmc_release(&run);
+		return err->code ? (int)err->code : LAB_EXIT_ENV;
+	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
@@ -64,11 +72,17 @@ sel_run(struct lab_call *call, struct lab_err *err)
 	return cmd_bmc_finish(call, &run, &t, &b, err);
 }
 
+static const struct lab_opt sel_opts[] = {
+	{ "record", NULL, "keep the entries, each once (lab history HOST "
+	  "reads them back); a host that failed stores nothing" },
+	{ NULL, NULL, NULL },
+};
+
 static const struct lab_verb sel_verbs[] = {
 	{ .name = NULL, .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
 	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN |
 		LAB_VERB_TARGETS,
-	  .run = sel_run, .shared_opts = cmd_bmc_opts,
+	  .run = sel_run, .opts = sel_opts, .shared_opts = cmd_bmc_opts,
 	  .summary = "read the System Event Log" },
 	{ .name = NULL },
 };

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab/history.h"
 #include "lab/json.h"
 #include "lab.h"
 
@@ -50,11 +51,19 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	struct table		t;
 	char			value[48];
 	size_t			i, k;
+	int64_t			rid;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_BMC_SENSORS;
 	if (cmd_bmc_run(call, &req, &run, err) == -1)
 		return err->code;
+	/* one transaction; a failed host stores nothing */
+	if (cmd_opt(call, "record") != NULL && !call->dry_run &&
+	    lab_db_sensors_record(call->db, run.res, run.n, call->now,
+	    "sensors --record", &rid, err) == -1) {
+		cmd_bmc_release(&run);
+		return err->code ? (int)err->code : LAB_EXIT_ENV;
+	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
@@ -86,11 +95,18 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	return cmd_bmc_finish(call, &run, &t, &b, err);
 }
 
+static const struct lab_opt sensors_opts[] = {
+	{ "record", NULL, "store the readings (lab history HOST reads "
+	  "them back); a host that failed stores nothing" },
+	{ NULL, NULL, NULL },
+};
+
 static const struct lab_verb sensors_verbs[] = {
 	{ .name = NULL, .args = "TARGET...", .min = 1, .max = LAB_ARGS_ANY,
 	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_DRYRUN |
 		LAB_VERB_TARGETS,
-	  .run = sensors_run, .shared_opts = cmd_bmc_opts,
+	  .run = sensors_run, .opts = sensors_opts,
+	  .shared_opts = cmd_bmc_opts,
 	  .summary = "read every sensor of the SDR: value, unit and state" },
 	{ .name = NULL },
 };

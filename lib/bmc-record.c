@@ -20,7 +20,8 @@ lab_bmc_run_record(const struct lab_ctx *ctx, struct lab_db *db,
 	if (lab_bmc_run(ctx, inv, hosts, creds, req, &res, err) == -1)
 		return -1;
 	if (!req->dry_run && lab_db_bmc_record(db, req->verb, res,
-	    hosts->n, now, err) == -1) {
+	    hosts->n, now, req->source != NULL ? req->source :
+	    lab_bmc_verb_source(req->verb), err) == -1) {
 		lab_bmc_results_free(res, hosts->n);
 		return -1;
 	}

@@ -74,6 +74,9 @@ struct lab_bmc_req {
 	int			 persistent;
 	int			 efi;
 	const struct lab_bmc_ops *ops;		/* NULL: lab_bmc_ipmi_ops */
+	/* the command recorded with each power event ("report --collect");
+	 * NULL: the verb's own ("power on", "sensors") */
+	const char		*source;
 };
 
 /* One host's outcome. Strings are owned by the result. */
@@ -120,7 +123,9 @@ const char *lab_bmc_verb_name(enum lab_bmc_verb);
  */
 int	lab_db_bmc_record(struct lab_db *, enum lab_bmc_verb,
 	    const struct lab_bmc_result *, size_t n, int64_t now,
-	    struct lab_err *err);
+	    const char *source, struct lab_err *err);
+/* The command a verb's events are recorded under: "power on", "boot set". */
+const char *lab_bmc_verb_source(enum lab_bmc_verb);
 
 /*
  * Runs req over hosts (lab_bmc_run) and, unless it is a dry run, records

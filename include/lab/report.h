@@ -33,6 +33,21 @@ struct lab_report_disk {
 	char		*member_of;	/* pool or array, NULL when none known */
 };
 
+/* A point of a series the report draws as a sparkline. */
+struct lab_report_point {
+	int64_t		 time;
+	double		 value;		/* power: 1 on, 0 off */
+	int		 known;		/* 0: unknown (a BMC that failed) */
+};
+
+/* One sensor's readings over the report window, oldest first. */
+struct lab_report_series {
+	char			*name;		/* "MB Temp" */
+	char			*unit;		/* "degrees C", or NULL */
+	struct lab_report_point	*v;
+	size_t			 n;
+};
+
 struct lab_report_host {
 	char			*name;
 	char			*model;		/* the catalogue id */
@@ -49,6 +64,11 @@ struct lab_report_host {
 	struct lab_report_disk	*disks;
 	size_t			 ndisks;
 	char			*last_run;	/* last provisioning run, or NULL */
+	/* over the window (since the baseline, else 30 days), oldest first */
+	struct lab_report_point	*power_history;
+	size_t			 npower_history;
+	struct lab_report_series *temperatures;	/* by sensor name */
+	size_t			 ntemperatures;
 };
 
 struct lab_report_port {
@@ -102,6 +122,7 @@ struct lab_report {
 	int64_t				 generated_at;
 	int64_t				 previous_run;	/* 0: no baseline */
 	int64_t				 previous_id;	/* its report run id */
+	int64_t				 history_since;	/* the series' window */
 	struct lab_report_host		*hosts;
 	size_t				 nhosts;
 	struct lab_report_switch	*switches;
@@ -116,6 +137,11 @@ struct lab_report {
 	 * (lines "kind\tfield..."): hosts, power, links, ports, MACs, disks. */
 	char				*snapshot;
 	size_t				 unknown_macs;	/* on any switch */
+	/* The HTML's links to its neighbours in a folder of reports
+	 * (lab_report_pages_find): set paged to draw them; names owned. */
+	int				 paged;
+	char				*page_prev;	/* NULL: none */
+	char				*page_next;	/* NULL: none yet */
 };
 
 /* The summary counts every renderer shows. */
@@ -187,5 +213,29 @@ void	lab_report_html(const struct lab_report *, struct lab_buf *out);
  * hosts, switches, changes, findings [severity, subject, message],
  * audit}. */
 void	lab_report_json(const struct lab_report *, struct lab_buf *out);
+
+/* What marks an HTML page as one of lab's reports (in its <head>), and
+ * what holds its "next" link, which a later page may rewrite. */
+#define LAB_REPORT_MARKER	"<meta name=\"generator\" content=\"lab report\">"
+#define LAB_REPORT_NEXT_OPEN	"<!--lab-next-->"
+#define LAB_REPORT_NEXT_CLOSE	"<!--/lab-next-->"
+
+/*
+ * The neighbours of the page out (a path ending in .html) in its folder:
+ * the regular files *.html (not symlinks) carrying LAB_REPORT_MARKER,
+ * the latest name before out's in *prev and the first after it in
+ * *next (caller-owned, NULL when none). Nothing when out exists and is
+ * not a regular file. -1 only when out of memory.
+ */
+int	lab_report_pages_find(const char *out, char **prev, char **next,
+	    struct lab_err *err);
+/*
+ * Points the "next" link of page prev (a name in out's folder) at out:
+ * only when prev still carries the marker and the next-link comments,
+ * only between them, through a temp file and a rename (keeping its mode).
+ * A page that is not lab's is left untouched (0).
+ */
+int	lab_report_pages_link_next(const char *out, const char *prev,
+	    struct lab_err *err);
 
 #endif

@@ -15,7 +15,7 @@ state_text(const struct lab_bmc_result *r)
 int
 lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
     const struct lab_bmc_result *res, size_t n, int64_t now,
-    struct lab_err *err)
+    const char *source, struct lab_err *err)
 {
 	sqlite3_stmt	*ev = NULL, *st = NULL;
 	const char	*detail;
@@ -25,7 +25,8 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 	if (lab_db_begin(db, err) == -1)
 		return -1;
 	if (lab_db_prepare(db, "INSERT INTO power_events (host_id, time, action, "
-	    "ok, state, detail, error) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7 "
+	    "ok, state, detail, error, source) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, "
+	    "?8 "
 	    "FROM hosts WHERE name = ?1", &ev, err) == -1 ||
 	    lab_db_prepare(db, "INSERT INTO power_state (host_id, state, seen_at, "
 	    "checked_at, bmc_reachable, error) SELECT id, ?2, ?3, ?4, ?5, ?6 "
@@ -59,6 +60,7 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 		lab_db_bind_text(ev, 5, state_text(r));
 		lab_db_bind_text(ev, 6, r->reachable ? detail : NULL);
 		lab_db_bind_text(ev, 7, r->err.code ? r->err.msg : NULL);
+		lab_db_bind_text(ev, 8, source);
 		if (sqlite3_step(ev) != SQLITE_DONE) {
 			lab_db_fail(db, err, "record power event");
 			goto out;

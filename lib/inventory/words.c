@@ -112,6 +112,18 @@ lab_bmc_verb_name(enum lab_bmc_verb v)
 	return (unsigned)v < LAB_ARRAY_SIZE(verb_names) ? verb_names[v] : "?";
 }
 
+static const char *const verb_sources[] = { "power status", "power on",
+	"power off", "power cycle", "power reset", "power soft", "boot get",
+	"boot set", "sensors", "sel" };
+
+/* The command a verb's power events are recorded under. */
+const char *
+lab_bmc_verb_source(enum lab_bmc_verb v)
+{
+	return (unsigned)v < LAB_ARRAY_SIZE(verb_sources) ? verb_sources[v] :
+	    "?";
+}
+
 const char *
 lab_run_status_name(enum lab_run_status s)
 {

@@ -5,6 +5,7 @@
 #include <time.h>
 
 #include "lab/parse.h"
+#include "history-priv.h"
 #include "report-html-priv.h"
 
 static const char css[] =
@@ -45,6 +46,10 @@ static const char css[] =
 	".unknown,.muted{color:#78909c}.bad{color:#c62828;font-weight:600}"
 	".good{color:#2e7d32}"
 	"svg{display:block;max-width:100%;height:auto;margin:8px 0}"
+	"svg.spark{display:inline-block;margin:0 8px 0 0;"
+	"vertical-align:middle}"
+	"p.pages{margin:6px 0 0}p.pages a{color:#90caf9;margin-right:14px}"
+	"p.pages span{color:#b0bec5;margin-right:14px}"
 	"code{font-family:ui-monospace,monospace;font-size:12px}"
 	"nav a{color:#90caf9;margin-right:14px}"
 	"footer{color:#78909c;font-size:12px;text-align:center;padding:16px}";
@@ -394,6 +399,7 @@ host(const struct lab_report *r, const struct lab_report_host *h,
 		lab_buf_adds(b, "<span class=\"muted\">none</span>");
 	lab_buf_adds(b, "</dd>\n");
 	host_power(r, h, b);
+	lab_report_html_history(h, b);
 	lab_buf_adds(b, "<dt>Last provisioning</dt><dd>");
 	esc_or(b, h->last_run, "never provisioned by lab");
 	lab_buf_adds(b, "</dd></dl>\n");
@@ -575,7 +581,8 @@ void
 lab_report_html(const struct lab_report *r, struct lab_buf *b)
 {
 	lab_buf_adds(b, "<!DOCTYPE html>\n<html lang=\"en\"><head>"
-	    "<meta charset=\"utf-8\">\n<meta name=\"viewport\" "
+	    "<meta charset=\"utf-8\">\n" LAB_REPORT_MARKER "\n"
+	    "<meta name=\"viewport\" "
 	    "content=\"width=device-width, initial-scale=1\">\n"
 	    "<title>lab inventory report, ");
 	when(b, r->generated_at);
@@ -586,7 +593,9 @@ lab_report_html(const struct lab_report *r, struct lab_buf *b)
 	lab_buf_adds(b, "</p><nav><a href=\"#summary\">Summary</a>"
 	    "<a href=\"#findings\">Findings</a><a href=\"#changes\">Changes</a>"
 	    "<a href=\"#hosts\">Hosts</a><a href=\"#switches\">Switches</a>"
-	    "<a href=\"#audit\">Audit log</a></nav></header>\n<main>\n");
+	    "<a href=\"#audit\">Audit log</a></nav>");
+	lab_report_html_pages(r, b);
+	lab_buf_adds(b, "</header>\n<main>\n");
 	summary(r, b);
 	findings(r, b);
 	changes(r, b);

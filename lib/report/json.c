@@ -2,6 +2,7 @@
 #include "lab/json.h"
 #include "lab/render.h"
 #include "lab/report.h"
+#include "history-priv.h"
 
 /*
  * The report as JSON (a contract, documented in the README: add members,
@@ -89,6 +90,7 @@ host(struct lab_json *j, const struct lab_report_host *h)
 	}
 	lab_json_arr_end(j);
 	lab_json_kstr(j, "last_run", h->last_run);
+	lab_report_json_history(j, h);
 	lab_json_obj_end(j);
 }
 
@@ -143,6 +145,7 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 	lab_json_obj_begin(&j);
 	lab_json_ktime(&j, "generated_at", r->generated_at);
 	lab_json_ktime(&j, "previous_run", r->previous_run);
+	lab_json_ktime(&j, "history_since", r->history_since);
 	/* what the changes compare with: the report run, or null */
 	lab_json_key(&j, "baseline");
 	if (r->previous_id == 0)

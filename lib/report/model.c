@@ -7,6 +7,7 @@
 #include "lab/report.h"
 #include "core/idx.h"
 #include "db/report-rows.h"
+#include "history-priv.h"
 #include "report-priv.h"
 
 /*
@@ -398,7 +399,8 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since_run,
 		goto out;
 	}
 	if (lab_report_snapshot(db, r, err) == -1 ||
-	    lab_report_changes(db, r, since_run, since_time, err) == -1)
+	    lab_report_changes(db, r, since_run, since_time, err) == -1 ||
+	    lab_report_history(db, r, &hids, err) == -1)
 		goto out;
 	*ret = r;
 	r = NULL;
@@ -522,6 +524,7 @@ lab_report_free(struct lab_report *r)
 		}
 		free(h->disks);
 		free(h->last_run);
+		lab_report_history_free(h);
 	}
 	free(r->hosts);
 	for (i = 0; i < r->nswitches; i++) {
@@ -563,5 +566,7 @@ lab_report_free(struct lab_report *r)
 	}
 	free(r->audit);
 	free(r->snapshot);
+	free(r->page_prev);
+	free(r->page_next);
 	free(r);
 }

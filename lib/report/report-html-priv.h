@@ -26,4 +26,10 @@ void	lab_report_svg_panel(const struct lab_report_switch *,
 void	lab_report_svg_storage(const struct lab_report_host *,
 	    struct lab_buf *);
 
+/* The HTML of a "next" link to name (percent-encoded), or "none yet"
+ * (pages.c). */
+void	lab_report_next_link(struct lab_buf *, const char *name);
+/* The page links of r in its header (nothing unless r->paged). */
+void	lab_report_html_pages(const struct lab_report *, struct lab_buf *);
+
 #endif

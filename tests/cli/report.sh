@@ -74,6 +74,19 @@ INSERT INTO power_state (host_id, state, seen_at, checked_at, bmc_reachable,
 INSERT INTO power_state (host_id, state, seen_at, checked_at, bmc_reachable,
     error) SELECT id, 'off', 1764525600, 1764525600, 1, NULL FROM hosts
     WHERE name = 'neo';
+-- the sparklines' series, an hour apart up to now (the window is the
+-- last 30 days: times relative to now keep the drawing the same)
+INSERT INTO power_events (host_id, time, action, ok, state, source)
+    SELECT id, strftime('%s', 'now') - v.column1, v.column2, v.column3,
+    v.column4, 'power ' || v.column2 FROM hosts, (VALUES
+    (10800, 'status', 1, 'off'), (7200, 'on', 1, 'on'),
+    (3600, 'status', 0, NULL), (0, 'status', 1, 'on'))
+    AS v WHERE name = 'microserver1';
+INSERT INTO sensor_readings (host_id, run, time, name, type, unit, value,
+    state, source) SELECT id, v.column1, strftime('%s', 'now') - v.column2,
+    'CPU <Temp> & "1"', 'temperature', 'degrees C', v.column3, 'nominal',
+    'sensors --record' FROM hosts, (VALUES (1, 10800, 41.5), (2, 7200, 48),
+    (3, 3600, NULL), (4, 0, 44)) AS v WHERE name = 'microserver1';
 INSERT INTO switch_ports (switch_id, ifindex, name, alias, oper_status,
     admin_status, speed_mbps, duplex, seen_at, type, speed_suspect)
     SELECT s.id, v.column1, v.column2, v.column3, v.column4, 'up', v.column5,
