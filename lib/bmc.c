@@ -5,6 +5,7 @@
 
 #include "lab/fanout.h"
 #include "lab/bmc.h"
+#include "lab/target.h"
 
 #define DEFAULT_TIMEOUT_MS	10000
 #define DEFAULT_POLL_MS		200
@@ -239,7 +240,7 @@ work(void *arg, const void *item, void *res)
 		 * dry run says what the run would.
 		 */
 		r->skipped = req->named != NULL &&
-		    lab_strv_find(req->named, h->name) == -1;
+		    !lab_target_is_named(req->named, h->name);
 		r->ok = req->verb == LAB_BMC_STATUS || r->skipped;
 		set_note(r, "no BMC recorded");
 		/* only a power verb can be done by hand instead */

@@ -75,7 +75,7 @@ struct lab_bmc_req {
 	int			 efi;
 	const struct lab_bmc_ops *ops;		/* NULL: lab_bmc_ipmi_ops */
 	/*
-	 * The hosts named on the command line (lab_target_named). A host
+	 * The hosts named on the command line (lab_target_named: sorted). A host
 	 * without a BMC that is not among them was reached through a group,
 	 * a range or --all: it is skipped (ok, skipped), not a failure.
 	 * NULL: every host counts as named.

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab/target.h"
@@ -21,10 +22,23 @@ item(const struct lab_inventory *inv, const char *s, size_t len,
 		return 0;
 	memcpy(name, s, len);
 	name[len] = '\0';
-	if (lab_inventory_host(inv, name) == NULL ||
-	    lab_strv_find(ret, name) != -1)
+	if (lab_inventory_host(inv, name) == NULL)
 		return 0;
 	return lab_strv_add(ret, name);
+}
+
+static int
+cmp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+/* Whether name is in v, sorted as lab_target_named leaves it. */
+int
+lab_target_is_named(const struct lab_strv *v, const char *name)
+{
+	return v->n > 0 && bsearch(&name, v->v, v->n, sizeof(*v->v),
+	    cmp) != NULL;
 }
 
 int
@@ -54,5 +68,8 @@ lab_target_named(const struct lab_inventory *inv, char *const *words,
 			start = w + 1;
 		}
 	}
+	/* sorted, for lab_target_is_named: 10,000 names cost no n^2 */
+	if (ret->n > 1)
+		qsort(ret->v, ret->n, sizeof(*ret->v), cmp);
 	return 0;
 }
