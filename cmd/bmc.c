@@ -96,9 +96,10 @@ bmc_run(struct lab_call *call, struct lab_bmc_req *req,
     struct cmd_bmc_run *out, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
+	struct lab_strv	named;
 	struct lab_ctx	ctx;
 	size_t		i;
-	int		need_creds = 0;
+	int		need_creds = 0, rc;
 
 	/* BMCs and groups: NICs and disks of 10,000 hosts are not needed */
 	if (cmd_db(call, 0, err) == -1 ||
@@ -107,18 +108,27 @@ bmc_run(struct lab_call *call, struct lab_bmc_req *req,
 	    lab_target_resolve(out->inv, call->argv, (size_t)call->argc,
 	    call->all, &out->hosts, err) == -1)
 		return -1;
-	for (i = 0; i < out->hosts.n && !req->dry_run; i++)
+	/* a dry run reads the credentials too, to fail where the run would
+	   (a missing file, a name not in it); it never prints them */
+	for (i = 0; i < out->hosts.n; i++)
 		if (lab_inventory_host(out->inv, out->hosts.v[i])->bmc != NULL)
 			need_creds = 1;
 	if (need_creds && lab_creds_load(call->cred_path, &creds, err) == -1)
 		return -1;
+	if (lab_target_named(out->inv, call->argv, (size_t)call->argc,
+	    &named, err) == -1)
+		return -1;
+	req->named = &named;
 	lab_ctx_init(&ctx);
 	if (isatty(STDERR_FILENO) && out->hosts.n > 1) {
 		ctx.progress = progress;
 		ctx.progress_arg = call->label;
 	}
-	if (lab_bmc_run_record(&ctx, call->db, out->inv, &out->hosts, creds,
-	    req, call->now, &out->res, err) == -1)
+	rc = lab_bmc_run_record(&ctx, call->db, out->inv, &out->hosts, creds,
+	    req, call->now, &out->res, err);
+	req->named = NULL;
+	lab_strv_release(&named);
+	if (rc == -1)
 		return -1;
 	out->n = out->hosts.n;
 	return 0;

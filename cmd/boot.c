@@ -61,6 +61,7 @@ boot_run(struct lab_call *call, struct lab_err *err)
 		lab_json_bool(&j, r->ok);
 		lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
 		lab_json_kstr(&j, "note", r->note);
+		cmd_bmc_json_row(&j, run.inv, r);
 		lab_json_obj_end(&j);
 		table_row(&t, r->host, dev, r->ok ? (r->note ? r->note :
 		    r->acted ? "set" : "ok") : "failed");

@@ -1,7 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdint.h>
 #include <stdio.h>
 
 #include "lab/json.h"
+#include "lab/parse.h"
 #include "lab.h"
 
 /* Shows each effective setting and where it came from. */
@@ -13,6 +15,7 @@ config_run(struct lab_call *call, struct lab_err *err)
 	struct lab_json			 j;
 	struct table			 t;
 	size_t				 k;
+	long				 v;
 	int				 rc = LAB_EXIT_OK;
 
 	if (call->json) {
@@ -23,7 +26,15 @@ config_run(struct lab_call *call, struct lab_err *err)
 			s = &cmd_settings[k];
 			lab_json_key(&j, lab_config_keys[k]);
 			lab_json_obj_begin(&j);
-			lab_json_kstr(&j, "value", s->shown);
+			/* numbers are JSON numbers (validated before: a bad
+			   one is exit 2 and never gets here) */
+			lab_json_key(&j, "value");
+			if ((k == LAB_CONFIG_FANOUT || k == LAB_CONFIG_TIMEOUT ||
+			    k == LAB_CONFIG_SWITCH_DEADLINE) &&
+			    lab_parse_int(s->shown, 0, INT32_MAX, &v) == 0)
+				lab_json_int(&j, v);
+			else
+				lab_json_str(&j, s->shown);
 			lab_json_kstr(&j, "origin", s->origin);
 			lab_json_obj_end(&j);
 		}

@@ -189,6 +189,10 @@ struct table;
 int	cmd_bmc_finish(struct lab_call *, struct cmd_bmc_run *, struct table *,
 	    struct lab_buf *, struct lab_err *);
 void	cmd_bmc_release(struct cmd_bmc_run *);
+/* The members every BMC fan-out JSON row shares: skipped, bmc_info. */
+struct lab_json;
+void	cmd_bmc_json_row(struct lab_json *, const struct lab_inventory *,
+	    const struct lab_bmc_result *);
 
 /* A text table sized to its contents. */
 struct table {

@@ -7,6 +7,7 @@
 #include "lab/json.h"
 #include "lab/media.h"
 #include "lab/parse.h"
+#include "lab/render.h"
 #include "lab/target.h"
 #include "lab.h"
 
@@ -41,9 +42,11 @@ parse(struct lab_call *call, struct lab_media_req *req, struct lab_err *err)
 }
 
 static void
-json_row(struct lab_json *j, const struct lab_media_result *r)
+json_row(struct lab_json *j, const struct lab_inventory *inv,
+    const struct lab_media_result *r)
 {
 	const struct lab_media_state	*st = &r->state;
+	const struct lab_host		*h;
 	size_t				 k;
 
 	lab_json_obj_begin(j);
@@ -76,13 +79,19 @@ json_row(struct lab_json *j, const struct lab_media_result *r)
 	lab_json_arr_end(j);
 	lab_json_kstr(j, "note", r->note);
 	lab_json_kint(j, "elapsed_ms", r->elapsed_ms);
+	/* the members the BMC fan-out rows share (cmd/bmc-json.c) */
+	h = lab_inventory_host(inv, r->host);
+	lab_json_key(j, "skipped");
+	lab_json_bool(j, r->ok && r->unsupported);
+	lab_json_key(j, "bmc_info");
+	lab_render_bmc_json(j, h != NULL ? h->bmc : NULL);
 	lab_json_obj_end(j);
 }
 
 /* Prints the results; failures on stderr, host first. The exit code. */
 static int
-report(struct lab_call *call, struct lab_media_result *res, size_t n,
-    struct lab_err *err)
+report(struct lab_call *call, const struct lab_inventory *inv,
+    struct lab_media_result *res, size_t n, struct lab_err *err)
 {
 	struct lab_buf	b;
 	struct lab_json	j;
@@ -101,7 +110,7 @@ report(struct lab_call *call, struct lab_media_result *res, size_t n,
 		const struct lab_media_result	*r = &res[i];
 		const struct lab_media_state	*st = &r->state;
 
-		json_row(&j, r);
+		json_row(&j, inv, r);
 		/* a refused insert or eject is its one line on stderr */
 		if (!r->ok && call->verb->flags & LAB_VERB_MUTATES)
 			continue;
@@ -163,7 +172,8 @@ media_run(struct lab_call *call, enum lab_media_verb verb,
 		    "names %zu", call->argv[0], hosts.n);
 		goto out;
 	}
-	for (i = 0; i < hosts.n && !req.dry_run; i++) {
+	/* a dry run reads the credentials too, to fail where the run would */
+	for (i = 0; i < hosts.n; i++) {
 		const struct lab_host	*h;
 
 		h = lab_inventory_host(inv, hosts.v[i]);
@@ -176,7 +186,7 @@ media_run(struct lab_call *call, enum lab_media_verb verb,
 	lab_ctx_init(&ctx);
 	if (lab_media_run(&ctx, inv, &hosts, creds, &req, &res, err) == -1)
 		goto out;
-	rc = report(call, res, hosts.n, err);
+	rc = report(call, inv, res, hosts.n, err);
 	lab_media_results_free(res, hosts.n);
 out:
 	lab_strv_release(&hosts);

@@ -44,6 +44,7 @@ report(struct lab_call *call, struct cmd_bmc_run *run, struct lab_err *err)
 		lab_json_bool(&j, r->acted);
 		lab_json_kstr(&j, "note", r->note);
 		lab_json_kint(&j, "elapsed_ms", r->elapsed_ms);
+		cmd_bmc_json_row(&j, run->inv, r);
 		lab_json_obj_end(&j);
 		table_row(&t, r->host, state_word(r), r->ok || r->no_bmc ?
 		    (r->note ? r->note : "ok") : "failed");

@@ -52,6 +52,8 @@ sel_run(struct lab_call *call, struct lab_err *err)
 			lab_json_obj_begin(&j);
 			lab_json_kint(&j, "id", e->id);
 			lab_json_kstr(&j, "time", e->time > 0 ? when : NULL);
+			lab_json_kstr(&j, "logged_at", e->time > 0 ? when :
+			    NULL);
 			lab_json_kstr(&j, "sensor", e->sensor);
 			lab_json_kstr(&j, "event", e->event);
 			lab_json_obj_end(&j);
@@ -60,6 +62,7 @@ sel_run(struct lab_call *call, struct lab_err *err)
 			    e->sensor, e->event);
 		}
 		lab_json_arr_end(&j);
+		cmd_bmc_json_row(&j, run.inv, r);
 		lab_json_obj_end(&j);
 		if (r->ok && r->nsel == 0 && r->note == NULL)
 			table_row(&t, r->host, "", "", "",

@@ -7,7 +7,8 @@
 #include "lab.h"
 
 static void
-json_sensors(struct lab_json *j, const struct lab_bmc_result *r)
+json_sensors(struct lab_json *j, const struct lab_inventory *inv,
+    const struct lab_bmc_result *r)
 {
 	size_t	k;
 
@@ -38,6 +39,7 @@ json_sensors(struct lab_json *j, const struct lab_bmc_result *r)
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);
+	cmd_bmc_json_row(j, inv, r);
 	lab_json_obj_end(j);
 }
 
@@ -74,7 +76,7 @@ sensors_run(struct lab_call *call, struct lab_err *err)
 	for (i = 0; i < run.n; i++) {
 		const struct lab_bmc_result	*r = &run.res[i];
 
-		json_sensors(&j, r);
+		json_sensors(&j, run.inv, r);
 		if (r->note != NULL && r->nsensors == 0)
 			table_row(&t, r->host, "", "", "", r->note);
 		for (k = 0; k < r->nsensors; k++) {

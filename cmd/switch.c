@@ -183,9 +183,15 @@ ports(struct lab_call *call, struct lab_err *err)
 		lab_port_rows_release(&r);
 		return err->code;
 	}
-	if (r.n == 0 && !call->json && !call->csv)
-		printf("%s: never discovered: run 'lab switch discover %s'\n",
+	/* exit 1, as sync: the command was right, the switch cannot be
+	   served until it is discovered */
+	if (r.discovered_at == 0) {
+		lab_port_rows_release(&r);
+		lab_findings_release(&f);
+		return lab_err_set(err, LAB_EXIT_PARTIAL, "switch '%s' was "
+		    "never discovered: run 'lab switch discover %s' first",
 		    call->argv[0], call->argv[0]);
+	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);

@@ -5,6 +5,7 @@
 
 #include "lab/fanout.h"
 #include "lab/bmc.h"
+#include "lab/target.h"
 
 #define DEFAULT_TIMEOUT_MS	10000
 #define DEFAULT_POLL_MS		200
@@ -232,8 +233,15 @@ work(void *arg, const void *item, void *res)
 	deadline = start + timeout;
 	if (h->bmc == NULL) {
 		r->no_bmc = 1;
-		/* reading nothing from nothing is not a failure; acting is */
-		r->ok = req->verb == LAB_BMC_STATUS || req->dry_run;
+		/*
+		 * Reading the status of nothing is not a failure, nor is a
+		 * host without a BMC that a group or --all brought in (it is
+		 * skipped); any other verb on a host named explicitly is. A
+		 * dry run says what the run would.
+		 */
+		r->skipped = req->named != NULL &&
+		    !lab_target_is_named(req->named, h->name);
+		r->ok = req->verb == LAB_BMC_STATUS || r->skipped;
 		set_note(r, "no BMC recorded");
 		/* only a power verb can be done by hand instead */
 		if (!r->ok && req->verb >= LAB_BMC_ON &&
@@ -248,16 +256,19 @@ work(void *arg, const void *item, void *res)
 	/* an IPv6 address is bracketed, as in lib/ipmi.c */
 	r->bmc = lab_asprintf(strchr(h->bmc->address, ':') != NULL ?
 	    "[%s]:%d" : "%s:%d", h->bmc->address, h->bmc->port);
-	if (req->dry_run) {
-		dry_note(r, req);
-		r->ok = 1;
-		return;
-	}
+	/* a dry run given the credentials checks the name as the run does
+	   (only that it is there: nothing of it is printed) */
 	cred = lab_creds_find(run->creds, h->bmc->credential);
-	if (cred == NULL || cred->username == NULL || cred->password == NULL) {
+	if ((!req->dry_run || run->creds != NULL) && (cred == NULL ||
+	    cred->username == NULL || cred->password == NULL)) {
 		lab_err_set(&r->err, LAB_EXIT_PARTIAL, "credential '%s' %s in "
 		    "the credentials file", h->bmc->credential, cred == NULL ?
 		    "is not" : "has no username and password");
+		return;
+	}
+	if (req->dry_run) {
+		dry_note(r, req);
+		r->ok = 1;
 		return;
 	}
 	memset(&t, 0, sizeof(t));

@@ -376,16 +376,18 @@ work_host(void *arg, const void *item, void *res)
 		return;
 	}
 	r->bmc = lab_asprintf("%s:%d", h->bmc->address, 22);
-	if (req->dry_run) {
-		dry_note(r, req);
-		r->ok = 1;
-		return;
-	}
+	/* a dry run given the credentials checks the name as the run does */
 	cred = lab_creds_find(run->creds, h->bmc->credential);
-	if (cred == NULL || cred->username == NULL || cred->password == NULL) {
+	if ((!req->dry_run || run->creds != NULL) && (cred == NULL ||
+	    cred->username == NULL || cred->password == NULL)) {
 		lab_err_set(&r->err, LAB_EXIT_PARTIAL, "credential '%s' %s in "
 		    "the credentials file", h->bmc->credential, cred == NULL ?
 		    "is not" : "has no username and password");
+		return;
+	}
+	if (req->dry_run) {
+		dry_note(r, req);
+		r->ok = 1;
 		return;
 	}
 	memset(&t, 0, sizeof(t));

@@ -20,7 +20,8 @@ lab_switch_sync_plan(struct lab_db *db, const char *sw,
 		return -1;
 	if (r.discovered_at == 0) {
 		lab_port_rows_release(&r);
-		return lab_err_set(err, LAB_EXIT_INPUT, "switch '%s' was never "
+		/* the command was right; this switch cannot be served yet */
+		return lab_err_set(err, LAB_EXIT_PARTIAL, "switch '%s' was never "
 		    "discovered: run 'lab switch discover %s' first", sw, sw);
 	}
 	for (i = 0; i < r.n; i++) {

@@ -77,6 +77,13 @@ struct lab_bmc_req {
 	/* the command recorded with each power event ("report --collect");
 	 * NULL: the verb's own ("power on", "sensors") */
 	const char		*source;
+	/*
+	 * The hosts named on the command line (lab_target_named: sorted). A host
+	 * without a BMC that is not among them was reached through a group,
+	 * a range or --all: it is skipped (ok, skipped), not a failure.
+	 * NULL: every host counts as named.
+	 */
+	const struct lab_strv	*named;
 };
 
 /* One host's outcome. Strings are owned by the result. */
@@ -85,6 +92,7 @@ struct lab_bmc_result {
 	char			*bmc;		/* "192.0.2.21:623", or NULL */
 	int			 ok;		/* reached what was asked */
 	int			 no_bmc;	/* none recorded: nothing sent */
+	int			 skipped;	/* no BMC, not named: ok, nothing done */
 	int			 reachable;	/* the BMC answered */
 	int			 acted;		/* a command was sent */
 	enum lab_power		 before;
@@ -103,7 +111,9 @@ struct lab_bmc_result {
 
 /*
  * Runs req over the named hosts of inv (names as lab_target_resolve gives
- * them). creds may be NULL only for a dry run or when no host has a BMC.
+ * them). creds may be NULL only for a dry run or when no host has a BMC;
+ * a dry run given creds checks each host's credential is in them, as the
+ * run would (the host fails the same way), and contacts nothing.
  * *ret (n results, in the order of hosts) is caller-owned
  * (lab_bmc_results_free). Returns -1 only when the run could not start
  * at all; per-host failures are in the results.

@@ -5,6 +5,7 @@
 #include <stddef.h>
 
 #include "lab/err.h"
+#include "lab/str.h"
 
 /*
  * The credentials file: YAML mapping a name (what the inventory's
@@ -62,5 +63,10 @@ void	lab_creds_freep(struct lab_creds **);
  * of memory.
  */
 char	*lab_redact_argv(int argc, char *const *argv);
+/*
+ * Splits such a line back into its (redacted) words (lib/core/argv-split.c);
+ * -1 when out of memory.
+ */
+int	lab_argv_split(const char *line, struct lab_strv *ret);
 
 #endif

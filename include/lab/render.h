@@ -19,6 +19,18 @@
  * size_bytes, controller].
  */
 void	lab_render_host_json(struct lab_json *, const struct lab_host *);
+/*
+ * A BMC: null, or {type, address, port, credential, cipher_suite,
+ * workarounds, privilege, timeout, retransmit}: the one shape, under
+ * "bmc" in ls/show/export and under "bmc_info" where an older contract
+ * keeps "bmc" a string (power, media, the report).
+ */
+void	lab_render_bmc_json(struct lab_json *, const struct lab_bmc *);
+/*
+ * key: a command line as the audit log keeps it, as an array of its words
+ * (null: none). Beside "argv", the old string, as "args".
+ */
+void	lab_json_kargs(struct lab_json *, const char *key, const char *line);
 /* The same members without the braces, for callers that add more. */
 void	lab_render_host_fields(struct lab_json *, const struct lab_host *);
 /* One switch: name, model, address, port, snmp. */
@@ -27,7 +39,7 @@ void	lab_render_switch_json(struct lab_json *, const struct lab_switch *);
 void	lab_render_inventory_json(struct lab_json *,
 	    const struct lab_inventory *);
 /* One audit entry: id, time (ISO 8601 UTC), user, command, argv, result,
- * message. */
+ * message, and beside them args (argv's words) and logged_at (= time). */
 void	lab_render_audit_json(struct lab_json *, const struct lab_audit *);
 struct lab_switch_view;
 struct lab_links;

@@ -9,6 +9,8 @@
 #include "lab/err.h"
 #include "lab/str.h"
 
+struct lab_bmc;
+
 /*
  * The nightly inventory report: a model built from the database alone (no
  * protocol work: `lab report --collect` refreshes the data first through
@@ -59,6 +61,8 @@ struct lab_report_host {
 	int64_t			 power_seen;	/* when the BMC last answered */
 	int64_t			 power_checked;	/* when lab last asked; 0 never */
 	int			 bmc_reachable;	/* at power_checked */
+	struct lab_bmc		*bmc_info;	/* the BMC's one shape, NULL: none */
+	char			*power_error;	/* why the last check failed */
 	struct lab_report_nic	*nics;
 	size_t			 nnics;
 	struct lab_report_disk	*disks;

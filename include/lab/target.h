@@ -44,4 +44,14 @@ int	lab_range_expand(const char *pattern, struct lab_strv *ret,
 int	lab_target_resolve(const struct lab_inventory *inv, char *const *words,
 	    size_t nwords, int all, struct lab_strv *ret, struct lab_err *err);
 
+/*
+ * The hosts of words named one by one, by their exact name (not through
+ * a group, a range or a set operation), sorted; see
+ * lib/inventory/named.c. Only an allocation can fail.
+ */
+int	lab_target_named(const struct lab_inventory *inv, char *const *words,
+	    size_t nwords, struct lab_strv *ret, struct lab_err *err);
+/* Whether name is among those (a binary search). */
+int	lab_target_is_named(const struct lab_strv *named, const char *name);
+
 #endif

@@ -27,6 +27,13 @@ struct lab_db_report_host {
 	const char	*bmc_type;	/* NULL: no BMC */
 	const char	*bmc_address;
 	int		 bmc_port;
+	const char	*bmc_credential;	/* the name, never the secret */
+	int		 bmc_cipher_suite;
+	const char	*bmc_workarounds;	/* space-separated, or NULL */
+	const char	*bmc_privilege;
+	int		 bmc_timeout_ms;
+	int		 bmc_retransmit_ms;
+	const char	*power_error;	/* why the last check failed */
 	const char	*power;		/* NULL: unknown */
 	int64_t		 power_seen;
 	int64_t		 power_checked;

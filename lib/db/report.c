@@ -47,7 +47,9 @@ lab_db_report_hosts(struct lab_db *db,
 	    "pr.status || ' ' || strftime('%Y-%m-%dT%H:%M:%SZ', "
 	    "pr.started_at, 'unixepoch') || ' (run ' || pr.id || ')' "
 	    "FROM provision_runs pr WHERE pr.host = h.name "
-	    "ORDER BY pr.started_at DESC, pr.id DESC LIMIT 1) FROM hosts h "
+	    "ORDER BY pr.started_at DESC, pr.id DESC LIMIT 1), "
+	    "b.credential, b.cipher_suite, b.workarounds, b.privilege, "
+	    "b.timeout_ms, b.retransmit_ms, ps.error FROM hosts h "
 	    "LEFT JOIN bmcs b ON b.host_id = h.id "
 	    "LEFT JOIN power_state ps ON ps.host_id = h.id ORDER BY h.name",
 	    &st, err) == -1)
@@ -62,12 +64,19 @@ lab_db_report_hosts(struct lab_db *db,
 			h.bmc_type = text(st, 4);
 			h.bmc_address = text(st, 5);
 			h.bmc_port = sqlite3_column_int(st, 6);
+			h.bmc_credential = text(st, 12);
+			h.bmc_cipher_suite = sqlite3_column_int(st, 13);
+			h.bmc_workarounds = text(st, 14);
+			h.bmc_privilege = text(st, 15);
+			h.bmc_timeout_ms = sqlite3_column_int(st, 16);
+			h.bmc_retransmit_ms = sqlite3_column_int(st, 17);
 		}
 		h.power = text(st, 7);
 		h.power_seen = sqlite3_column_int64(st, 8);
 		h.power_checked = sqlite3_column_int64(st, 9);
 		h.bmc_reachable = sqlite3_column_int(st, 10);
 		h.last_run = text(st, 11);
+		h.power_error = text(st, 18);
 		if (fn(arg, &h) == -1) {
 			rc = SQLITE_NOMEM;
 			break;

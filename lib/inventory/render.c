@@ -28,33 +28,7 @@ lab_render_host_fields(struct lab_json *j, const struct lab_host *h)
 		lab_json_str(j, h->groups.v[i]);
 	lab_json_arr_end(j);
 	lab_json_key(j, "bmc");
-	if (h->bmc == NULL)
-		lab_json_null(j);
-	else {
-		lab_json_obj_begin(j);
-		lab_json_kstr(j, "type", h->bmc->type);
-		lab_json_kstr(j, "address", h->bmc->address);
-		lab_json_kint(j, "port", h->bmc->port);
-		lab_json_kstr(j, "credential", h->bmc->credential);
-		lab_json_kint(j, "cipher_suite", h->bmc->cipher_suite);
-		lab_json_key(j, "workarounds");
-		lab_json_arr_begin(j);
-		for (i = 0; i < h->bmc->workarounds.n; i++)
-			lab_json_str(j, h->bmc->workarounds.v[i]);
-		lab_json_arr_end(j);
-		lab_json_kstr(j, "privilege", h->bmc->privilege);
-		lab_json_key(j, "timeout");
-		if (h->bmc->timeout_ms > 0)
-			lab_json_int(j, h->bmc->timeout_ms / 1000);
-		else
-			lab_json_null(j);
-		lab_json_key(j, "retransmit");
-		if (h->bmc->retransmit_ms > 0)
-			lab_json_int(j, h->bmc->retransmit_ms);
-		else
-			lab_json_null(j);
-		lab_json_obj_end(j);
-	}
+	lab_render_bmc_json(j, h->bmc);
 	lab_json_key(j, "ssh");
 	if (h->ssh == NULL)
 		lab_json_null(j);
@@ -211,5 +185,8 @@ lab_render_audit_json(struct lab_json *j, const struct lab_audit *a)
 	lab_json_kstr(j, "argv", a->argv);
 	lab_json_kint(j, "result", a->result);
 	lab_json_kstr(j, "message", a->message);
+	/* the one shapes (lab(1), JSON) beside the keys of the contract */
+	lab_json_kargs(j, "args", a->argv);
+	lab_json_kstr(j, "logged_at", t);
 	lab_json_obj_end(j);
 }

@@ -6,7 +6,9 @@
 
 /*
  * The report as JSON (a contract, documented in the README: add members,
- * never rename them). Times are ISO 8601 UTC strings, null when never.
+ * never rename them). Times are ISO 8601 UTC strings, null when never;
+ * each old time key has its "*_at" twin, and bmc/power their objects
+ * (bmc_info, power_info) as lab(1) JSON says.
  */
 
 static void
@@ -65,6 +67,23 @@ host(struct lab_json *j, const struct lab_report_host *h)
 		lab_json_null(j);
 	else
 		lab_json_bool(j, h->bmc_reachable);
+	/* the one shapes (lab(1), JSON): "bmc" and "power" stay the strings
+	   of the contract, these are the objects ls and show have */
+	lab_json_key(j, "bmc_info");
+	lab_render_bmc_json(j, h->bmc_info);
+	lab_json_key(j, "power_info");
+	if (h->power_checked == 0)
+		lab_json_null(j);
+	else {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "state", h->power);
+		lab_json_key(j, "bmc_reachable");
+		lab_json_bool(j, h->bmc_reachable);
+		lab_json_ktime(j, "checked_at", h->power_checked);
+		lab_json_ktime(j, "seen_at", h->power_seen);
+		lab_json_kstr(j, "error", h->power_error);
+		lab_json_obj_end(j);
+	}
 	lab_json_key(j, "nics");
 	lab_json_arr_begin(j);
 	for (i = 0; i < h->nnics; i++) {
@@ -74,6 +93,7 @@ host(struct lab_json *j, const struct lab_report_host *h)
 		lab_json_kstr(j, "switch", h->nics[i].switch_name);
 		lab_json_kstr(j, "port", h->nics[i].port);
 		lab_json_ktime(j, "last_seen", h->nics[i].last_seen);
+		lab_json_ktime(j, "last_seen_at", h->nics[i].last_seen);
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);
@@ -146,6 +166,7 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 	lab_json_ktime(&j, "generated_at", r->generated_at);
 	lab_json_ktime(&j, "previous_run", r->previous_run);
 	lab_json_ktime(&j, "history_since", r->history_since);
+	lab_json_ktime(&j, "previous_run_at", r->previous_run);
 	/* what the changes compare with: the report run, or null */
 	lab_json_key(&j, "baseline");
 	if (r->previous_id == 0)
@@ -154,6 +175,7 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 		lab_json_obj_begin(&j);
 		lab_json_kint(&j, "id", r->previous_id);
 		lab_json_ktime(&j, "time", r->previous_run);
+		lab_json_ktime(&j, "recorded_at", r->previous_run);
 		lab_json_obj_end(&j);
 	}
 	summary(&j, r);
@@ -196,6 +218,8 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 		lab_json_kstr(&j, "argv", r->audit[i].argv);
 		lab_json_kint(&j, "result", r->audit[i].result);
 		lab_json_kstr(&j, "message", r->audit[i].message);
+		lab_json_kargs(&j, "args", r->audit[i].argv);
+		lab_json_ktime(&j, "logged_at", r->audit[i].time);
 		lab_json_obj_end(&j);
 	}
 	lab_json_arr_end(&j);

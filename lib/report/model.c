@@ -51,6 +51,49 @@ struct load {
 	struct lab_idx		*ids;
 };
 
+static void
+bmc_info_free(struct lab_bmc *b)
+{
+	if (b == NULL)
+		return;
+	free(b->type);
+	free(b->address);
+	free(b->credential);
+	free(b->privilege);
+	lab_strv_release(&b->workarounds);
+	free(b);
+}
+
+/* The host's BMC as the inventory has it, for its one JSON shape. */
+static int
+bmc_info(struct lab_report_host *h, const struct lab_db_report_host *row)
+{
+	struct lab_bmc	*b;
+	const char	*w, *e;
+	char		*word;
+
+	if ((b = h->bmc_info = calloc(1, sizeof(*b))) == NULL)
+		return -1;
+	lab_strv_init(&b->workarounds);
+	b->type = lab_strdup(row->bmc_type);
+	b->address = lab_strdup(row->bmc_address);
+	b->port = row->bmc_port;
+	b->credential = lab_strdup(row->bmc_credential);
+	b->cipher_suite = row->bmc_cipher_suite;
+	b->privilege = lab_strdup(row->bmc_privilege);
+	b->timeout_ms = row->bmc_timeout_ms;
+	b->retransmit_ms = row->bmc_retransmit_ms;
+	for (w = row->bmc_workarounds; w != NULL && *w != '\0'; w = e) {
+		w += strspn(w, " ");
+		if ((e = w + strcspn(w, " ")) == w)
+			break;
+		if ((word = strndup(w, (size_t)(e - w))) == NULL ||
+		    lab_strv_take(&b->workarounds, word) == -1)
+			return -1;
+	}
+	return b->type == NULL || b->address == NULL ? -1 : 0;
+}
+
 static int
 add_host(void *arg, const struct lab_db_report_host *row)
 {
@@ -72,6 +115,9 @@ add_host(void *arg, const struct lab_db_report_host *row)
 		h->bmc = lab_asprintf(strchr(row->bmc_address, ':') != NULL ?
 		    "%s [%s]:%d" : "%s %s:%d", row->bmc_type,
 		    row->bmc_address, row->bmc_port);
+	if (row->bmc_type != NULL && bmc_info(h, row) == -1)
+		return -1;
+	h->power_error = lab_strdup(row->power_error);
 	h->power = lab_strdup(row->power);
 	h->power_seen = row->power_seen;
 	h->power_checked = row->power_checked;
@@ -508,6 +554,8 @@ lab_report_free(struct lab_report *r)
 		free(h->role);
 		lab_strv_release(&h->groups);
 		free(h->bmc);
+		bmc_info_free(h->bmc_info);
+		free(h->power_error);
 		free(h->power);
 		for (j = 0; j < h->nnics; j++) {
 			free(h->nics[j].name);

@@ -14,6 +14,9 @@ export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/cred.yaml" HOME="$T"
 export XDG_CONFIG_HOME="$T/config" TERM=xterm
 unset NO_COLOR || true
 "$LAB" import "$SRC/inventory" >/dev/null 2>&1
+# the dry runs below check the credential names, as the run does
+cp "$SRC/tests/cli/data/credentials.yaml" "$T/cred.yaml"
+chmod 600 "$T/cred.yaml"
 fail=0
 tty() {	# runs lab on a terminal; output without the CRs
 	script -qec "$* 2>/dev/null" /dev/null | tr -d '\r'

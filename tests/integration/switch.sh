@@ -191,7 +191,8 @@ rc=0
 wait "$pid" || rc=$?
 [ "$rc" = 1 ] || fail "a walk cut half way rc $rc"
 run halfports switch ports slowsw
-has halfports.out "never discovered"
+has halfports.err "never discovered"
+[ "$(rc halfports)" = 1 ] || fail "ports of a switch never discovered rc $(rc halfports)"
 ok
 
 # SNMPv3 authPriv (SHA/AES), and a wrong key

@@ -2,8 +2,10 @@
 /* The JSON writer, lab_suggest and lab_err. */
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "lab/cred.h"
 #include "lab/err.h"
 #include "lab/json.h"
 #include "lab/render.h"
@@ -188,9 +190,46 @@ test_render(void)
 	    "  \"command\": \"power on\",\n"
 	    "  \"argv\": \"lab power on --password '***' \\\"x\\\"\",\n"
 	    "  \"result\": 1,\n"
-	    "  \"message\": null\n"
+	    "  \"message\": null,\n"
+	    "  \"args\": [\n"
+	    "    \"lab\",\n"
+	    "    \"power\",\n"
+	    "    \"on\",\n"
+	    "    \"--password\",\n"
+	    "    \"***\",\n"
+	    "    \"\\\"x\\\"\"\n"
+	    "  ],\n"
+	    "  \"logged_at\": \"2023-11-14T22:13:20Z\"\n"
 	    "}");
 	lab_buf_release(&b);
+}
+
+/* argv as the audit log keeps it, split back into its words ("args") */
+static void
+test_args(void)
+{
+	char *const	 argv[] = { (char *)"lab", (char *)"log",
+			    (char *)"it's", (char *)"", (char *)"a b",
+			    (char *)"--password", (char *)"s3cret",
+			    (char *)"@nas,ml110" };
+	struct lab_strv	 w;
+	char		*line;
+
+	line = lab_redact_argv(8, argv);
+	CHECK(line != NULL);
+	CHECK_STR(line, "lab log 'it'\\''s' '' 'a b' --password '***' "
+	    "@nas,ml110");
+	CHECK(lab_argv_split(line, &w) == 0);
+	CHECK(w.n == 8);
+	CHECK_STR(w.v[2], "it's");
+	CHECK_STR(w.v[3], "");
+	CHECK_STR(w.v[4], "a b");
+	CHECK_STR(w.v[6], "***");
+	CHECK_STR(w.v[7], "@nas,ml110");
+	lab_strv_release(&w);
+	free(line);
+	CHECK(lab_argv_split("", &w) == 0 && w.n == 0);
+	lab_strv_release(&w);
 }
 
 static void
@@ -308,6 +347,7 @@ main(void)
 	test_nesting();
 	test_escape();
 	test_render();
+	test_args();
 	test_suggest();
 	test_err();
 	TESTS_DONE();

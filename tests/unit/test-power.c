@@ -403,7 +403,9 @@ main(void)
 	struct lab_bmc_req	 req;
 	struct lab_err		 err;
 	static const char	 cred_yaml[] = "c: {username: u, password: pw}\n";
+	struct lab_strv		 named;
 	size_t			 n, i;
+	int			 d;
 
 	lab_err_init(&err);
 	CHECK(lab_inventory_load_buf(inv, "t.yaml", inventory,
@@ -515,6 +517,41 @@ main(void)
 	CHECK(r[0].ok);
 	CHECK_HAS(r[0].note, "would send power off to BMC 10.0.0.1:623");
 	lab_bmc_results_free(r, n);
+	/* given them, it fails where the run would, still contacting none */
+	r = run(inv, creds, &req, &n);
+	for (i = 0; i < 7; i++)
+		CHECK(fakes[i].opens == 0);
+	CHECK(r[0].ok && !r[6].ok);
+	CHECK_HAS(r[6].err.msg, "credential 'nope' is not in the credentials file");
+	CHECK(r[7].no_bmc && !r[7].ok && !r[7].skipped);
+	lab_bmc_results_free(r, n);
+	/* a host without a BMC that no one named (a group, --all) is skipped;
+	   named, it fails; in a dry run as in the run */
+	lab_strv_init(&named);
+	lab_strv_add(&named, "h1");
+	req.named = &named;
+	for (d = 0; d < 2; d++) {
+		req.dry_run = d;
+		r = run(inv, creds, &req, &n);
+		CHECK(r[7].no_bmc && r[7].ok && r[7].skipped);
+		CHECK(!r[0].skipped);
+		lab_bmc_results_free(r, n);
+	}
+	lab_strv_add(&named, "h8");
+	for (d = 0; d < 2; d++) {
+		req.dry_run = d;
+		r = run(inv, creds, &req, &n);
+		CHECK(r[7].no_bmc && !r[7].ok && !r[7].skipped);
+		CHECK_HAS(r[7].err.msg, "no BMC recorded");
+		lab_bmc_results_free(r, n);
+	}
+	/* the status of nothing is no failure, named or not */
+	req.verb = LAB_BMC_STATUS;
+	r = run(inv, creds, &req, &n);
+	CHECK(r[7].no_bmc && r[7].ok && !r[7].skipped);
+	lab_bmc_results_free(r, n);
+	req.named = NULL;
+	lab_strv_release(&named);
 
 	record(inv, creds);
 	job(inv, creds);

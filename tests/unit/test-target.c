@@ -540,9 +540,70 @@ test_resolve_unsorted(void)
 	lab_inventory_free(inv);
 }
 
+/* words (split at spaces) name want one by one (sorted, joined by ','). */
+static void
+named_ok(const struct lab_inventory *inv, const char *words, const char *want)
+{
+	struct lab_strv	 wv, sv;
+	struct lab_err	 err;
+	char		 got[256] = "", *copy, *w, *save = NULL;
+	size_t		 i;
+
+	lab_err_init(&err);
+	lab_strv_init(&wv);
+	copy = strdup(words);
+	for (w = strtok_r(copy, " ", &save); w != NULL;
+	    w = strtok_r(NULL, " ", &save))
+		lab_strv_add(&wv, w);
+	free(copy);
+	CHECK(lab_target_named(inv, wv.v, wv.n, &sv, &err) == 0);
+	for (i = 0; i < sv.n; i++) {
+		if (i > 0)
+			strncat(got, ",", sizeof(got) - strlen(got) - 1);
+		strncat(got, sv.v[i], sizeof(got) - strlen(got) - 1);
+	}
+	CHECK_STR(got, want);
+	lab_strv_release(&sv);
+	lab_strv_release(&wv);
+}
+
+/* what a command line names explicitly: only exact host names */
+static void
+test_named(void)
+{
+	struct lab_inventory	*inv = load_inventory();
+	struct lab_strv		 sv;
+	struct lab_err		 err;
+
+	CHECK(inv != NULL);
+	if (inv == NULL)
+		return;
+	named_ok(inv, "nas", "nas");
+	named_ok(inv, "@nas", "");
+	named_ok(inv, "ml110 @vmware nas", "ml110,nas");
+	named_ok(inv, "microserver[1-2] micro*", "");
+	named_ok(inv, "neo,@nas,ml115", "ml115,neo");
+	named_ok(inv, "@vmware,!ml110 !nas", "");
+	named_ok(inv, "@vmware&ml110 neo!ml110", "");
+	named_ok(inv, "nas nas,nas", "nas,nas,nas");
+	named_ok(inv, "sg200 nosuch", "");
+	lab_err_init(&err);
+	{
+		char	*w[] = { (char *)"neo", (char *)"ml110" };
+
+		CHECK(lab_target_named(inv, w, 2, &sv, &err) == 0);
+		CHECK(lab_target_is_named(&sv, "neo"));
+		CHECK(lab_target_is_named(&sv, "ml110"));
+		CHECK(!lab_target_is_named(&sv, "nas"));
+		lab_strv_release(&sv);
+	}
+	lab_inventory_free(inv);
+}
+
 int
 main(void)
 {
+	test_named();
 	test_expand();
 	test_resolve();
 	test_resolve_unsorted();
