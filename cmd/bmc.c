@@ -161,6 +161,7 @@ cmd_bmc_failures(struct lab_call *call, const struct cmd_bmc_run *run)
 		if (!run->res[i].ok) {
 			f[nf].host = run->res[i].host;
 			f[nf].addr = run->res[i].bmc;
+			f[nf].local = run->res[i].err.local;
 			f[nf++].msg = run->res[i].err.msg;
 			local |= run->res[i].err.local;
 		}

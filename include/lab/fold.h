@@ -27,6 +27,7 @@ struct lab_fail {
 	const char	*host;
 	const char	*addr;
 	const char	*msg;
+	int		 local;		/* this machine's trouble (err.local) */
 };
 
 /*
@@ -42,7 +43,9 @@ char	*lab_fail_text(const struct lab_fail *);
  * (equal lab_fail_text), in the order of their first host:
  *	lab: LABEL: K of TOTAL failed: TEXT: HOSTS
  * with HOSTS folded (lab_fold_hosts). A single failure of the run reads as
- * one host's always did: "lab: LABEL: HOST: MSG". The peers' words and
+ * one host's always did: "lab: LABEL: HOST: MSG", and so does each local
+ * one (this machine out of file descriptors or memory: exit 3), first,
+ * naming the peer it could not reach. The peers' words and
  * the names are made visible (lab_visible). Appended to b.
  */
 void	 lab_fail_summary(struct lab_buf *b, const char *label,

@@ -299,22 +299,36 @@ lab_fail_text(const struct lab_fail *f)
 	return s;
 }
 
+/* "lab: LABEL: HOST: MSG" */
+static void
+add_one(struct lab_buf *b, const char *label, const struct lab_fail *f)
+{
+	lab_buf_addf(b, "lab: %s: ", label);
+	lab_buf_add_visible(b, f->host);
+	lab_buf_adds(b, ": ");
+	lab_buf_add_visible(b, f->msg != NULL ? f->msg : "?");
+	lab_buf_addc(b, '\n');
+}
+
 void
 lab_fail_summary(struct lab_buf *b, const char *label,
     const struct lab_fail *f, size_t nfail, size_t total)
 {
 	const char	**hosts;
 	char		**text, *folded;
-	size_t		  i, k, nh;
+	size_t		  i, k, nh, nrest = 0, last = 0;
 
-	if (nfail == 0)
-		return;
-	if (nfail == 1) {
-		lab_buf_addf(b, "lab: %s: ", label);
-		lab_buf_add_visible(b, f[0].host);
-		lab_buf_adds(b, ": ");
-		lab_buf_add_visible(b, f[0].msg != NULL ? f[0].msg : "?");
-		lab_buf_addc(b, '\n');
+	/* this machine's trouble: each on its own line, its peer named */
+	for (i = 0; i < nfail; i++)
+		if (f[i].local)
+			add_one(b, label, &f[i]);
+		else {
+			nrest++;
+			last = i;
+		}
+	if (nrest <= 1) {
+		if (nrest == 1)
+			add_one(b, label, &f[last]);
 		return;
 	}
 	text = calloc(nfail, sizeof(*text));
@@ -326,6 +340,9 @@ lab_fail_summary(struct lab_buf *b, const char *label,
 		b->oom = 1;
 		goto out;
 	}
+	for (i = 0; i < nfail; i++)
+		if (f[i].local)
+			text[i][0] = '\x01';	/* on its own line above */
 	for (i = 0; i < nfail; i++) {
 		if (text[i][0] == '\x01')
 			continue;	/* in an earlier line */

@@ -30,6 +30,7 @@ BMC_NET=127.0.81
 bmc_start "$T" 2
 cat >"$T/credentials.yaml" <<END
 admin: {username: admin, password: password}
+swro: {community: public}
 END
 chmod 600 "$T/credentials.yaml"
 host() {
@@ -42,6 +43,18 @@ host() {
 	host 01 1
 	host 02 2
 	for k in 3 4 5 6 7 8; do host "0$k" "1$k"; done
+	# iLO 2s whose SSH port refuses (nothing listens on 127.0.81.4x:22)
+	for k in 1 2 3; do
+		echo "  - {name: ilo$k, model: generic-server, bmc: {type: ilo2," \
+		    "address: 127.0.81.4$k, credential: admin}}"
+	done
+	# switches that never answer SNMP (nothing on 127.0.81.3x:161)
+	echo "switches:"
+	for k in 1 2 3; do
+		echo "  - {name: sw$k, model: generic-switch, address:" \
+		    "127.0.81.3$k, snmp: {version: 2c, credential: swro," \
+		    "timeout: 1, retries: 0}}"
+	done
 } >"$T/lab.yaml"
 "$LAB" import "$T/lab.yaml" >/dev/null 2>&1 || fail "import"
 ALL='compute-rack1-node[01-08]'
@@ -149,6 +162,19 @@ has csv.out '^compute-rack1-node03,?,timeout,BMC 127.0.81.13:623: session timeou
 run json power status "$ALL" --timeout 3 --json
 [ "$(grep -c '"reason": "timeout"' "$T/json.out")" = 6 ] || fail "json reason"
 [ "$(grep -c '"reason": null' "$T/json.out")" = 2 ] || fail "json null reason"
+ok
+
+# 5. the other fan-outs: media status, switch discover of several
+run media media status ilo1 ilo2 ilo3 --csv
+[ "$(rc media)" = 1 ] || fail "media rc $(rc media)"
+has media.out '^HOST,IMAGE,CONNECTED,BOOT,RESULT,ERROR$'
+has media.out '^ilo2,,,,refused,.*127.0.81.42.*refused'
+[ "$(wc -l <"$T/media.err")" = 1 ] || fail "media: $(cat "$T/media.err")"
+has media.err '^lab: media status: 3 of 3 failed: .*refused: ilo\[1-3\]$'
+run sw switch discover sw1 sw2 sw3 --deadline 5
+[ "$(rc sw)" = 1 ] || fail "switch discover rc $(rc sw)"
+[ "$(wc -l <"$T/sw.err")" = 1 ] || fail "switch: $(cat "$T/sw.err")"
+has sw.err '^lab: switch discover: 3 of 3 failed: .*no answer (timeout.*: sw\[1-3\]$'
 ok
 
 echo "stream.sh: $n groups of checks passed"

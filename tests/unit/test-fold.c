@@ -175,6 +175,25 @@ test_summary(void)
 	CHECK_STR(b.s, "lab: power status: node03: BMC 127.0.81.3:623: "
 	    "session timeout\n");
 	lab_buf_release(&b);
+	/* a local failure is its own line, first; one left reads as one */
+	f[1].local = 1;
+	lab_buf_init(&b);
+	lab_fail_summary(&b, "power status", f, 2, 30);
+	CHECK_STR(b.s, "lab: power status: node04: BMC 127.0.81.4:623: "
+	    "session timeout\n"
+	    "lab: power status: node03: BMC 127.0.81.3:623: "
+	    "session timeout\n");
+	lab_buf_release(&b);
+	f[2].local = 1;
+	lab_buf_init(&b);
+	lab_fail_summary(&b, "power status", f, 4, 30);
+	CHECK_STR(b.s, "lab: power status: node04: BMC 127.0.81.4:623: "
+	    "session timeout\n"
+	    "lab: power status: node05: BMC 127.0.81.5:623: "
+	    "session timeout\n"
+	    "lab: power status: 2 of 30 failed: session timeout: "
+	    "node[03,06]\n");
+	lab_buf_release(&b);
 	lab_buf_init(&b);
 	lab_fail_summary(&b, "power status", f, 0, 30);
 	CHECK(b.len == 0);
