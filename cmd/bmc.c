@@ -9,21 +9,13 @@
 #include "lab/parse.h"
 #include "lab/target.h"
 #include "lab.h"
+#include "stream.h"
 
 /* What the power, boot, sensors and sel commands share. */
 
-static void
-progress(void *arg, const char *host, size_t done, size_t total)
-{
-	const char	*label = arg;
-
-	fprintf(stderr, "\r\033[K%s: %zu/%zu %s", label, done, total, host);
-	if (done == total)
-		fprintf(stderr, "\r\033[K");
-}
-
 static int	bmc_run(struct lab_call *, struct lab_bmc_req *,
-		    struct cmd_bmc_run *, struct lab_err *);
+		    struct cmd_bmc_run *, struct cmd_stream *,
+		    struct lab_err *);
 
 /* Options the BMC verbs share, defined once. */
 const struct lab_opt cmd_bmc_opts[] = {
@@ -32,6 +24,8 @@ const struct lab_opt cmd_bmc_opts[] = {
 	{ "privilege", "LEVEL", "user, operator or admin (default: the "
 	  "inventory's, else operator)", lab_ipmi_priv_words, 0 },
 	{ "retransmit", "MS", "IPMI retransmission timeout (default 500)" },
+	{ "verbose", NULL, "one line a failed host on stderr instead of the "
+	  "folded summary" },
 	{ NULL, NULL, NULL },
 };
 
@@ -82,9 +76,26 @@ int
 cmd_bmc_run(struct lab_call *call, struct lab_bmc_req *req,
     struct cmd_bmc_run *out, struct lab_err *err)
 {
+	return cmd_bmc_run_rows(call, req, out, NULL, NULL, NULL, err);
+}
+
+/* cmd_bmc_run, its rows streamed on a terminal (stream.h). */
+int
+cmd_bmc_run_rows(struct lab_call *call, struct lab_bmc_req *req,
+    struct cmd_bmc_run *out, const struct table *t, const size_t *widths,
+    cmd_row_fn row, struct lab_err *err)
+{
+	struct cmd_stream	st;
+
 	memset(out, 0, sizeof(*out));
+	memset(&st, 0, sizeof(st));
+	st.label = call->label;
+	st.t = t;
+	st.widths = widths;
+	st.row = row;
+	st.json = call->json;
 	if (cmd_bmc_opts_parse(call, req, err) == -1 ||
-	    bmc_run(call, req, out, err) == -1) {
+	    bmc_run(call, req, out, &st, err) == -1) {
 		cmd_bmc_release(out);
 		return -1;
 	}
@@ -93,7 +104,7 @@ cmd_bmc_run(struct lab_call *call, struct lab_bmc_req *req,
 
 static int
 bmc_run(struct lab_call *call, struct lab_bmc_req *req,
-    struct cmd_bmc_run *out, struct lab_err *err)
+    struct cmd_bmc_run *out, struct cmd_stream *st, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
 	struct lab_strv	named;
@@ -120,12 +131,15 @@ bmc_run(struct lab_call *call, struct lab_bmc_req *req,
 		return -1;
 	req->named = &named;
 	lab_ctx_init(&ctx);
-	if (isatty(STDERR_FILENO) && out->hosts.n > 1) {
-		ctx.progress = progress;
-		ctx.progress_arg = call->label;
-	}
+	st->names = &out->hosts;
+	/* lib/bmc.c's defaults: 10 s a host, 64 at once */
+	st->deadline_ms = req->timeout_ms > 0 ? req->timeout_ms : 10000;
+	st->fanout = req->fanout > 0 ? req->fanout : LAB_FANOUT_DEFAULT;
+	cmd_stream_start(st, &ctx);
 	rc = lab_bmc_run_record(&ctx, call->db, out->inv, &out->hosts, creds,
 	    req, call->now, &out->res, err);
+	cmd_stream_stop(st);
+	out->streamed = st->rows;
 	req->named = NULL;
 	lab_strv_release(&named);
 	if (rc == -1)
@@ -135,23 +149,33 @@ bmc_run(struct lab_call *call, struct lab_bmc_req *req,
 }
 
 /*
- * Prints each failure on stderr, host first; returns the exit code: 3 when
- * some host failed for want of a local resource (this machine's trouble
- * wins over the BMCs'), else 1 when some failed.
+ * Prints the failures on stderr: one line per distinct failure, hosts
+ * folded (--verbose: one a host, host first); returns the exit code: 3
+ * when some host failed for want of a local resource (this machine's
+ * trouble wins over the BMCs'), else 1 when some failed.
  */
 int
 cmd_bmc_failures(struct lab_call *call, const struct cmd_bmc_run *run)
 {
-	char	first[sizeof(call->audit_msg)];
-	size_t	i;
-	int	local = 0;
+	char		 first[sizeof(call->audit_msg)];
+	struct lab_fail	*f;
+	size_t		 i, nf = 0;
+	int		 local = 0;
 
+	if ((f = calloc(run->n + 1, sizeof(*f))) == NULL) {
+		fprintf(stderr, "lab: %s: out of memory\n", call->label);
+		return LAB_EXIT_ENV;
+	}
 	for (i = 0; i < run->n; i++)
 		if (!run->res[i].ok) {
-			cmd_host_failed(call, run->res[i].host,
-			    run->res[i].err.msg);
+			f[nf].host = run->res[i].host;
+			f[nf].addr = run->res[i].bmc;
+			f[nf].local = run->res[i].err.local;
+			f[nf++].msg = run->res[i].err.msg;
 			local |= run->res[i].err.local;
 		}
+	cmd_failures(call, f, nf, run->n, cmd_opt(call, "verbose") != NULL);
+	free(f);
 	if (call->failed == 0)
 		return LAB_EXIT_OK;
 	/* the audit log keeps the count and the first reason */
@@ -173,7 +197,7 @@ cmd_bmc_finish(struct lab_call *call, struct cmd_bmc_run *run,
 
 	if (call->json)
 		rc = cmd_write(json, err);
-	else
+	else if (!run->streamed)
 		table_print(t, stdout);
 	lab_buf_release(json);
 	table_release(t);

@@ -4,9 +4,39 @@
 
 #include "lab/json.h"
 #include "lab.h"
+#include "stream.h"
 
 static const char *const devices[] = { "none", "pxe", "cdrom", "disk", "bios",
 	NULL };
+
+/* A host's row: HOST, BOOT, RESULT (the reason when it failed), ERROR. */
+static void
+row(const void *res, const char **cells)
+{
+	const struct lab_bmc_result	*r = res;
+
+	cells[0] = r->host;
+	cells[1] = r->ok && r->reachable ? lab_boot_name(r->boot) : NULL;
+	cells[2] = r->ok ? (r->note ? r->note : r->acted ? "set" : "ok") :
+	    r->reason;
+	cells[3] = r->ok ? NULL : r->err.msg;
+}
+
+/* The table's header; --csv adds the full error, ERROR. */
+static void
+head(struct table *t, int csv)
+{
+	if (csv)
+		table_init(t, 4, "HOST", "BOOT", "RESULT", "ERROR");
+	else
+		table_init(t, 3, "HOST", "BOOT", "RESULT");
+	table_paint(t, 2);
+	table_text(t, 2);
+	table_text(t, 3);
+}
+
+/* BOOT is a device word: none, pxe, cdrom, disk, bios. */
+static const size_t	widths[] = { 0, 5, 0, 0 };
 
 static int
 boot_run(struct lab_call *call, struct lab_err *err)
@@ -16,7 +46,9 @@ boot_run(struct lab_call *call, struct lab_err *err)
 	struct lab_buf		b;
 	struct lab_json		j;
 	struct table		t;
+	const char		*cells[4];
 	size_t			i, d;
+	int			rc;
 
 	memset(&req, 0, sizeof(req));
 	req.verb = LAB_BMC_BOOT_GET;
@@ -37,14 +69,15 @@ boot_run(struct lab_call *call, struct lab_err *err)
 	if (call->argc == 0 && !call->all)
 		return lab_err_set(err, LAB_EXIT_INPUT, "no target given: name "
 		    "hosts, a range, @group or --all"), LAB_EXIT_INPUT;
-	if (cmd_bmc_run(call, &req, &run, err) == -1)
+	head(&t, call->csv);
+	rc = cmd_bmc_run_rows(call, &req, &run, &t, widths, row, err);
+	table_release(&t);
+	if (rc == -1)
 		return err->code;
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
-	table_init(&t, 3, "HOST", "BOOT", "RESULT");
-	table_paint(&t, 2);
-	table_text(&t, 2);
+	head(&t, call->csv);
 	for (i = 0; i < run.n; i++) {
 		const struct lab_bmc_result	*r = &run.res[i];
 		const char			*dev = r->ok && r->reachable ?
@@ -60,11 +93,12 @@ boot_run(struct lab_call *call, struct lab_err *err)
 		lab_json_key(&j, "ok");
 		lab_json_bool(&j, r->ok);
 		lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
+		lab_json_kstr(&j, "reason", r->reason);
 		lab_json_kstr(&j, "note", r->note);
 		cmd_bmc_json_row(&j, run.inv, r);
 		lab_json_obj_end(&j);
-		table_row(&t, r->host, dev, r->ok ? (r->note ? r->note :
-		    r->acted ? "set" : "ok") : "failed");
+		row(r, cells);
+		table_row(&t, cells[0], cells[1], cells[2], cells[3]);
 	}
 	lab_json_arr_end(&j);
 	lab_json_end(&j);

@@ -169,6 +169,7 @@ struct cmd_bmc_run {
 	struct lab_strv		 hosts;
 	struct lab_bmc_result	*res;
 	size_t			 n;
+	int			 streamed;	/* the rows are printed */
 };
 
 extern const struct lab_opt cmd_bmc_opts[];
@@ -237,5 +238,13 @@ void	table_print(struct table *, FILE *);
 void	table_print_rows(struct table *, FILE *, size_t n, table_row_fn fn,
 	    void *arg);
 void	table_release(struct table *);
+/* The terminal's width tables are fitted to; 0 when not a terminal, CSV. */
+size_t	table_tty_width(void);
+/*
+ * Prints one row (or the header) of t's columns at widths w on a
+ * terminal: cut with "…", padded, coloured as table_print() does.
+ */
+void	table_tty_row(const struct table *, FILE *, const char *const *cells,
+	    const size_t *w, int header);
 
 #endif

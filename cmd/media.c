@@ -10,6 +10,7 @@
 #include "lab/render.h"
 #include "lab/target.h"
 #include "lab.h"
+#include "stream.h"
 
 /* lab media insert|eject|status: an iLO 2's virtual CD-ROM, by URL. */
 
@@ -55,6 +56,7 @@ json_row(struct lab_json *j, const struct lab_inventory *inv,
 	lab_json_key(j, "ok");
 	lab_json_bool(j, r->ok);
 	lab_json_kstr(j, "error", r->ok ? NULL : r->err.msg);
+	lab_json_kstr(j, "reason", r->reason);
 	lab_json_key(j, "supported");
 	lab_json_bool(j, !r->unsupported);
 	lab_json_kstr(j, "image", st->known ? st->image : NULL);
@@ -93,16 +95,23 @@ static int
 report(struct lab_call *call, const struct lab_inventory *inv,
     struct lab_media_result *res, size_t n, struct lab_err *err)
 {
+	struct lab_fail	*f;
 	struct lab_buf	b;
 	struct lab_json	j;
 	struct table	t;
-	size_t		i, shown = 0;
+	size_t		i, shown = 0, nf = 0;
 	int		rc = 0;
 
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
-	table_init(&t, 5, "HOST", "IMAGE", "CONNECTED", "BOOT", "RESULT");
+	/* --csv: the full message of a failure too, ERROR */
+	if (call->csv)
+		table_init(&t, 6, "HOST", "IMAGE", "CONNECTED", "BOOT",
+		    "RESULT", "ERROR");
+	else
+		table_init(&t, 5, "HOST", "IMAGE", "CONNECTED", "BOOT",
+		    "RESULT");
 	table_paint(&t, 4);
 	table_text(&t, 1);
 	table_text(&t, 4);
@@ -118,7 +127,8 @@ report(struct lab_call *call, const struct lab_inventory *inv,
 		table_row(&t, r->host, st->known ? st->image : NULL,
 		    st->known ? (st->connected ? "yes" : "no") : NULL,
 		    st->known ? lab_media_boot_name(st->boot) : NULL,
-		    r->ok ? (r->note != NULL ? r->note : "ok") : "failed");
+		    r->ok ? (r->note != NULL ? r->note : "ok") : r->reason,
+		    r->ok ? NULL : r->err.msg);
 	}
 	lab_json_arr_end(&j);
 	lab_json_end(&j);
@@ -130,14 +140,22 @@ report(struct lab_call *call, const struct lab_inventory *inv,
 	table_release(&t);
 	if (rc == -1)
 		return LAB_EXIT_ENV;
+	if ((f = calloc(n + 1, sizeof(*f))) == NULL)
+		return lab_err_oom(err), LAB_EXIT_ENV;
 	for (i = 0; i < n; i++)
 		if (!res[i].ok) {
-			cmd_host_failed(call, res[i].host, res[i].err.msg);
+			f[nf].host = res[i].host;
+			f[nf].addr = res[i].bmc;
+			f[nf].local = res[i].err.local;
+			f[nf++].msg = res[i].err.msg;
 			/* this machine's trouble (no fd) wins over a BMC's */
 			if (rc != LAB_EXIT_ENV)
 				rc = res[i].err.local ?
 				    LAB_EXIT_ENV : LAB_EXIT_PARTIAL;
 		}
+	/* one line per distinct failure, hosts folded (lab(1), OUTPUT) */
+	cmd_failures(call, f, nf, n, cmd_opt(call, "verbose") != NULL);
+	free(f);
 	return rc;
 }
 
@@ -151,6 +169,7 @@ media_run(struct lab_call *call, enum lab_media_verb verb,
 	struct lab_media_req	 req;
 	struct lab_strv		 hosts = { 0 };
 	struct lab_ctx		 ctx;
+	struct cmd_stream	 st;
 	size_t			 i, nwords = (size_t)call->argc;
 	int			 rc = -1, need_creds = 0;
 
@@ -184,7 +203,16 @@ media_run(struct lab_call *call, enum lab_media_verb verb,
 	if (need_creds && lab_creds_load(call->cred_path, &creds, err) == -1)
 		goto out;
 	lab_ctx_init(&ctx);
-	if (lab_media_run(&ctx, inv, &hosts, creds, &req, &res, err) == -1)
+	/* the progress line only: the table comes at the end */
+	memset(&st, 0, sizeof(st));
+	st.label = call->label;
+	st.names = &hosts;
+	st.deadline_ms = req.timeout_ms > 0 ? req.timeout_ms : 30000;
+	st.fanout = req.fanout > 0 ? req.fanout : LAB_FANOUT_DEFAULT;
+	cmd_stream_start(&st, &ctx);
+	rc = lab_media_run(&ctx, inv, &hosts, creds, &req, &res, err);
+	cmd_stream_stop(&st);
+	if (rc == -1)
 		goto out;
 	rc = report(call, inv, res, hosts.n, err);
 	lab_media_results_free(res, hosts.n);
@@ -232,6 +260,8 @@ static const struct lab_opt status_opts[] = {
 	  "has none for it (it is added)" },
 	{ "timeout", "S", "per-host deadline in seconds (default 30)" },
 	{ "fanout", "N", "hosts worked at once (default 64)" },
+	{ "verbose", NULL, "one line a failed host on stderr instead of the "
+	  "folded summary" },
 	{ NULL, NULL, NULL },
 };
 

@@ -4,6 +4,7 @@
 
 #include "lab/json.h"
 #include "lab.h"
+#include "stream.h"
 
 static const char *
 state_word(const struct lab_bmc_result *r)
@@ -13,6 +14,35 @@ state_word(const struct lab_bmc_result *r)
 	return r->state == LAB_POWER_UNKNOWN ? "?" : lab_power_name(r->state);
 }
 
+/* A host's row: HOST, STATE, RESULT (the reason when it failed), ERROR. */
+static void
+row(const void *res, const char **cells)
+{
+	const struct lab_bmc_result	*r = res;
+
+	cells[0] = r->host;
+	cells[1] = state_word(r);
+	cells[2] = r->ok || r->no_bmc ? (r->note ? r->note : "ok") : r->reason;
+	cells[3] = r->ok ? NULL : r->err.msg;
+}
+
+/* The table's header; --csv adds the full error, ERROR. */
+static void
+head(struct table *t, int csv)
+{
+	if (csv)
+		table_init(t, 4, "HOST", "STATE", "RESULT", "ERROR");
+	else
+		table_init(t, 3, "HOST", "STATE", "RESULT");
+	table_paint(t, 1);
+	table_paint(t, 2);
+	table_text(t, 2);
+	table_text(t, 3);
+}
+
+/* STATE holds on, off, ? or -: as wide as its header. */
+static const size_t	widths[] = { 0, 5, 0, 0 };
+
 /* Prints the results as a table (stdout) or JSON; failures on stderr. */
 static int
 report(struct lab_call *call, struct cmd_bmc_run *run, struct lab_err *err)
@@ -21,15 +51,13 @@ report(struct lab_call *call, struct cmd_bmc_run *run, struct lab_err *err)
 	struct lab_buf			 b;
 	struct lab_json			 j;
 	struct table			 t;
+	const char			*cells[4];
 	size_t				 i;
 
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
-	table_init(&t, 3, "HOST", "STATE", "RESULT");
-	table_paint(&t, 1);
-	table_paint(&t, 2);
-	table_text(&t, 2);
+	head(&t, call->csv);
 	for (i = 0; i < run->n; i++) {
 		r = &run->res[i];
 		lab_json_obj_begin(&j);
@@ -39,6 +67,7 @@ report(struct lab_call *call, struct cmd_bmc_run *run, struct lab_err *err)
 		lab_json_key(&j, "ok");
 		lab_json_bool(&j, r->ok);
 		lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
+		lab_json_kstr(&j, "reason", r->reason);
 		lab_json_kstr(&j, "bmc", r->bmc);
 		lab_json_key(&j, "changed");
 		lab_json_bool(&j, r->acted);
@@ -46,8 +75,8 @@ report(struct lab_call *call, struct cmd_bmc_run *run, struct lab_err *err)
 		lab_json_kint(&j, "elapsed_ms", r->elapsed_ms);
 		cmd_bmc_json_row(&j, run->inv, r);
 		lab_json_obj_end(&j);
-		table_row(&t, r->host, state_word(r), r->ok || r->no_bmc ?
-		    (r->note ? r->note : "ok") : "failed");
+		row(r, cells);
+		table_row(&t, cells[0], cells[1], cells[2], cells[3]);
 	}
 	lab_json_arr_end(&j);
 	lab_json_end(&j);
@@ -66,6 +95,7 @@ all_confirm(struct lab_call *call, struct lab_bmc_req *req,
 {
 	struct lab_bmc_req	plan = *req;
 	struct cmd_bmc_run	run;
+	struct table		t;
 	char			q[160], what[160];
 	size_t			n;
 	int			rc;
@@ -73,7 +103,9 @@ all_confirm(struct lab_call *call, struct lab_bmc_req *req,
 	if (!call->all || call->yes || call->dry_run)
 		return 1;
 	call->dry_run = 1;	/* the plan: nothing contacted, nothing stored */
-	rc = cmd_bmc_run(call, &plan, &run, err);
+	head(&t, call->csv);
+	rc = cmd_bmc_run_rows(call, &plan, &run, &t, widths, row, err);
+	table_release(&t);
 	call->dry_run = 0;
 	if (rc == -1)
 		return -1;
@@ -95,6 +127,7 @@ power_run(struct lab_call *call, enum lab_bmc_verb verb, int wait,
 {
 	struct lab_bmc_req	req;
 	struct cmd_bmc_run	run;
+	struct table		t;
 	int			rc;
 
 	memset(&req, 0, sizeof(req));
@@ -109,7 +142,10 @@ power_run(struct lab_call *call, enum lab_bmc_verb verb, int wait,
 		call->no_audit = 1;	/* nothing was sent */
 		return rc == 0 ? LAB_EXIT_OK : (int)err->code;
 	}
-	if (cmd_bmc_run(call, &req, &run, err) == -1)
+	head(&t, call->csv);
+	rc = cmd_bmc_run_rows(call, &req, &run, &t, widths, row, err);
+	table_release(&t);
+	if (rc == -1)
 		return err->code;
 	return report(call, &run, err);
 }

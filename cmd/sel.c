@@ -42,6 +42,7 @@ sel_run(struct lab_call *call, struct lab_err *err)
 		lab_json_key(&j, "ok");
 		lab_json_bool(&j, r->ok);
 		lab_json_kstr(&j, "error", r->ok ? NULL : r->err.msg);
+		lab_json_kstr(&j, "reason", r->reason);
 		lab_json_key(&j, "entries");
 		lab_json_arr_begin(&j);
 		for (k = 0; k < r->nsel; k++) {

@@ -17,6 +17,7 @@ json_sensors(struct lab_json *j, const struct lab_inventory *inv,
 	lab_json_key(j, "ok");
 	lab_json_bool(j, r->ok);
 	lab_json_kstr(j, "error", r->ok ? NULL : r->err.msg);
+	lab_json_kstr(j, "reason", r->reason);
 	lab_json_key(j, "sensors");
 	lab_json_arr_begin(j);
 	for (k = 0; k < r->nsensors; k++) {

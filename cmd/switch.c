@@ -3,11 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/fanout.h"
 #include "lab/json.h"
 #include "lab/parse.h"
 #include "lab/render.h"
 #include "lab/switch.h"
 #include "lab.h"
+#include "stream.h"
 
 /* The switches named on the command line, or every one. */
 static int
@@ -100,12 +102,15 @@ discover(struct lab_call *call, struct lab_err *err)
 	struct lab_switch_req		 req;
 	struct lab_strv			 names;
 	struct lab_ctx			 ctx;
+	struct cmd_stream		 st;
+	struct lab_fail			*f;
 	struct lab_buf			 b;
 	struct lab_json			 j;
 	const char			*s;
-	size_t				 i;
+	char				(*addr)[300];
+	size_t				 i, nf = 0;
 	long				 t;
-	int				 rc = LAB_EXIT_OK;
+	int				 rc = LAB_EXIT_OK, crc;
 
 	memset(&req, 0, sizeof(req));
 	req.retries = -1;
@@ -128,19 +133,52 @@ discover(struct lab_call *call, struct lab_err *err)
 	lab_ctx_init(&ctx);
 	if (cmd_inventory(call, &inv, err) == -1 ||
 	    switch_names(call, inv, &names, err) == -1 ||
-	    lab_creds_load(call->cred_path, &creds, err) == -1 ||
-	    lab_switch_collect(&ctx, call->db, inv, &names, creds, &req,
-	    call->now, &c, err) == -1) {
+	    lab_creds_load(call->cred_path, &creds, err) == -1) {
 		lab_strv_release(&names);
 		return err->code;
+	}
+	/* several switches: the progress line (lab(1), OUTPUT) */
+	memset(&st, 0, sizeof(st));
+	st.label = call->label;
+	st.names = &names;
+	st.deadline_ms = (int64_t)(req.deadline_s > 0 ? req.deadline_s :
+	    LAB_SWITCH_DEADLINE_S) * 1000;
+	st.fanout = req.fanout > 0 ? req.fanout : LAB_FANOUT_DEFAULT;
+	cmd_stream_start(&st, &ctx);
+	crc = lab_switch_collect(&ctx, call->db, inv, &names, creds, &req,
+	    call->now, &c, err);
+	cmd_stream_stop(&st);
+	if (crc == -1) {
+		lab_strv_release(&names);
+		return err->code;
+	}
+	f = calloc(c.n + 1, sizeof(*f));
+	addr = calloc(c.n + 1, sizeof(*addr));
+	if (f == NULL || addr == NULL) {
+		free(f);
+		free(addr);
+		lab_switch_collected_release(&c);
+		lab_strv_release(&names);
+		return lab_err_oom(err), LAB_EXIT_ENV;
 	}
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
 	for (i = 0; i < c.n; i++) {
 		if (!c.views[i].ok) {
-			cmd_host_failed(call, c.views[i].name,
-			    c.views[i].err.msg);
+			const struct lab_switch	*sw = lab_inventory_switch(inv,
+			    c.views[i].name);
+
+			/* as lib/snmp/session.c names the peer */
+			if (sw != NULL && sw->address != NULL)
+				snprintf(addr[nf], sizeof(addr[nf]),
+				    strchr(sw->address, ':') != NULL ?
+				    "[%s]:%d" : "%s:%d", sw->address,
+				    sw->port > 0 ? sw->port : 161);
+			f[nf].host = c.views[i].name;
+			f[nf].addr = addr[nf];
+			f[nf].local = c.views[i].err.local;
+			f[nf++].msg = c.views[i].err.msg;
 			/* this machine's trouble (no fd) wins over a switch's */
 			if (rc != LAB_EXIT_ENV)
 				rc = c.views[i].err.local ?
@@ -155,6 +193,10 @@ discover(struct lab_call *call, struct lab_err *err)
 	if (call->json && cmd_write(&b, err) == -1)
 		rc = LAB_EXIT_ENV;
 	lab_buf_release(&b);
+	/* after the views: one line per distinct failure, switches folded */
+	cmd_failures(call, f, nf, c.n, cmd_opt(call, "verbose") != NULL);
+	free(f);
+	free(addr);
 	lab_switch_collected_release(&c);
 	lab_strv_release(&names);
 	return rc;
@@ -329,6 +371,8 @@ static const struct lab_opt discover_opts[] = {
 	  "else 2)" },
 	{ "deadline", "S", "seconds for the whole discovery of each switch "
 	  "(default: config switch_deadline, else 120)" },
+	{ "verbose", NULL, "one line a failed switch on stderr instead of "
+	  "the folded summary" },
 	{ NULL, NULL, NULL },
 };
 

@@ -430,7 +430,7 @@ print_view(struct view *v, FILE *f)
 	const struct table	*t = v->t;
 	const char *const	*row;
 	size_t			 w[32] = { 0 }, r, c, len;
-	const char		*s, *col;
+	const char		*s;
 	int			 tty = f == stdout && out_cols > 0;
 
 	if (t->ncols == 0 || t->ncols > 32 || t->ncells < t->ncols)
@@ -454,23 +454,39 @@ print_view(struct view *v, FILE *f)
 		print_plain(v, f, w);
 		return;
 	}
-	for (r = 0; r < v->nrows; r++) {
-		row = view_row(v, r);
-		for (c = 0; c < t->ncols; c++) {
-			s = *row[c] != '\0' ? row[c] : "-";
-			col = out_color && r > 0 && (t->paint & (1u << c)) ?
-			    color_of(s) : NULL;
-			if (col != NULL)
-				fputs(col, f);
-			put_cut(f, s, w[c]);
-			if (col != NULL)
-				fputs("\033[0m", f);
-			len = width(s);
-			if (c + 1 == t->ncols)
-				fputc('\n', f);
-			else
-				pad(f, len < w[c] ? w[c] - len + 2 : 2);
-		}
+	for (r = 0; r < v->nrows; r++)
+		table_tty_row(t, f, view_row(v, r), w, r == 0);
+}
+
+/* The width tables are fitted to: the terminal's; 0 for no terminal. */
+size_t
+table_tty_width(void)
+{
+	return out_csv ? 0 : out_cols;
+}
+
+/* One row on a terminal: cut to w, padded, its state words coloured. */
+void
+table_tty_row(const struct table *t, FILE *f, const char *const *row,
+    const size_t *w, int header)
+{
+	const char	*s, *col;
+	size_t		 c, len;
+
+	for (c = 0; c < t->ncols; c++) {
+		s = *row[c] != '\0' ? row[c] : "-";
+		col = out_color && !header && (t->paint & (1u << c)) ?
+		    color_of(s) : NULL;
+		if (col != NULL)
+			fputs(col, f);
+		put_cut(f, s, w[c]);
+		if (col != NULL)
+			fputs("\033[0m", f);
+		len = width(s);
+		if (c + 1 == t->ncols)
+			fputc('\n', f);
+		else
+			pad(f, len < w[c] ? w[c] - len + 2 : 2);
 	}
 }
 

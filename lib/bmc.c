@@ -6,6 +6,7 @@
 #include "lab/fanout.h"
 #include "lab/bmc.h"
 #include "lab/target.h"
+#include "lab/reason.h"
 
 #define DEFAULT_TIMEOUT_MS	10000
 #define DEFAULT_POLL_MS		200
@@ -69,7 +70,8 @@ wait_for(struct run *run, void *s, struct lab_bmc_result *r,
 		if (r->state == want || !run->req->wait)
 			return 0;
 		if (run->ctx->monotonic_ms() + poll > deadline)
-			return lab_err_set(&r->err, LAB_EXIT_PARTIAL, "still %s "
+			return lab_err_why(&r->err, LAB_REASON_TIMEOUT,
+			    LAB_EXIT_PARTIAL, "still %s "
 			    "after %d s: gave up waiting for %s",
 			    lab_power_name(r->state),
 			    (int)((run->req->timeout_ms > 0 ?
@@ -215,7 +217,7 @@ run_session(struct run *run, const struct lab_ipmi_target *t,
 
 /* Works one host from start to end, within its deadline. */
 static void
-work(void *arg, const void *item, void *res)
+work_host(void *arg, const void *item, void *res)
 {
 	struct run			*run = arg;
 	const struct lab_bmc_req	*req = run->req;
@@ -246,11 +248,12 @@ work(void *arg, const void *item, void *res)
 		/* only a power verb can be done by hand instead */
 		if (!r->ok && req->verb >= LAB_BMC_ON &&
 		    req->verb <= LAB_BMC_SOFT)
-			lab_err_set(&r->err, LAB_EXIT_PARTIAL, "no BMC "
-			    "recorded: power it by hand");
+			lab_err_why(&r->err, LAB_REASON_NO_BMC,
+			    LAB_EXIT_PARTIAL, "no BMC recorded: power it by "
+			    "hand");
 		else if (!r->ok)
-			lab_err_set(&r->err, LAB_EXIT_PARTIAL, "no BMC in the "
-			    "inventory");
+			lab_err_why(&r->err, LAB_REASON_NO_BMC,
+			    LAB_EXIT_PARTIAL, "no BMC in the inventory");
 		return;
 	}
 	/* an IPv6 address is bracketed, as in lib/ipmi.c */
@@ -261,7 +264,8 @@ work(void *arg, const void *item, void *res)
 	cred = lab_creds_find(run->creds, h->bmc->credential);
 	if ((!req->dry_run || run->creds != NULL) && (cred == NULL ||
 	    cred->username == NULL || cred->password == NULL)) {
-		lab_err_set(&r->err, LAB_EXIT_PARTIAL, "credential '%s' %s in "
+		lab_err_why(&r->err, LAB_REASON_NO_CRED, LAB_EXIT_PARTIAL,
+		    "credential '%s' %s in "
 		    "the credentials file", h->bmc->credential, cred == NULL ?
 		    "is not" : "has no username and password");
 		return;
@@ -320,6 +324,18 @@ work(void *arg, const void *item, void *res)
 	}
 	r->ok = rc == 0;
 	r->elapsed_ms = run->ctx->monotonic_ms() - start;
+}
+
+/* work_host, and the short reason of a failure (lab/reason.h). */
+static void
+work(void *arg, const void *item, void *res)
+{
+	struct lab_bmc_result	*r = res;
+
+	work_host(arg, item, res);
+	r->reason = r->ok ? NULL : lab_err_reason(&r->err);
+	if (!r->ok && r->reason == NULL)
+		r->reason = LAB_REASON_FAILED;
 }
 
 /* Runs req over the hosts. */

@@ -9,6 +9,7 @@
 
 #include "lab/fanout.h"
 #include "lab/media.h"
+#include "lab/reason.h"
 #include "lab/text.h"
 
 #define DEFAULT_TIMEOUT_MS	30000
@@ -380,7 +381,8 @@ work_host(void *arg, const void *item, void *res)
 	cred = lab_creds_find(run->creds, h->bmc->credential);
 	if ((!req->dry_run || run->creds != NULL) && (cred == NULL ||
 	    cred->username == NULL || cred->password == NULL)) {
-		lab_err_set(&r->err, LAB_EXIT_PARTIAL, "credential '%s' %s in "
+		lab_err_why(&r->err, LAB_REASON_NO_CRED, LAB_EXIT_PARTIAL,
+		    "credential '%s' %s in "
 		    "the credentials file", h->bmc->credential, cred == NULL ?
 		    "is not" : "has no username and password");
 		return;
@@ -428,8 +430,14 @@ work_host(void *arg, const void *item, void *res)
 static void
 work(void *arg, const void *item, void *res)
 {
+	struct lab_media_result	*r = res;
+
 	work_host(arg, item, res);
 	scrub(res);
+	/* the short word of lab/reason.h, for RESULT, CSV and JSON */
+	r->reason = r->ok ? NULL : lab_err_reason(&r->err);
+	if (!r->ok && r->reason == NULL)
+		r->reason = LAB_REASON_FAILED;
 }
 
 /* Runs req over the hosts. */

@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lab/fanout.h"
+#include "lab/reason.h"
 #include "lab/switch.h"
 
 /* The scalars of the system group: sysDescr, sysObjectID, sysUpTime, sysName. */
@@ -151,7 +152,8 @@ work(void *arg, const void *item, void *res)
 out:
 	if (!v->ok && s != NULL && lab_snmp_past_deadline(s)) {
 		lab_err_init(&v->err);
-		lab_err_set(&v->err, LAB_EXIT_PARTIAL, "switch %s: discovery took "
+		lab_err_why(&v->err, LAB_REASON_TIMEOUT, LAB_EXIT_PARTIAL,
+		    "switch %s: discovery took "
 		    "longer than the %d s deadline (--deadline, config "
 		    "switch_deadline)", lab_snmp_peer(s), deadline_s);
 	}
@@ -170,9 +172,9 @@ lab_switch_discover(const struct lab_ctx *ctx, const struct lab_inventory *inv,
     const struct lab_switch_req *req, struct lab_switch_view **ret,
     struct lab_err *err)
 {
-	/* a discovery tells no progress: the job has no ctx */
+	/* ctx->finished and ctx->progress hear of each switch done */
 	struct run	run = { .ctx = ctx, .inv = inv, .creds = creds,
-			    .req = req, .job = LAB_FANOUT_JOB(NULL,
+			    .req = req, .job = LAB_FANOUT_JOB(ctx,
 			    struct lab_switch_view, name, work, &run) };
 
 	if (lab_fanout_job_run(&run.job, names, lab_inventory_find_switch,

@@ -107,6 +107,8 @@ struct lab_bmc_result {
 	size_t			 nsel;
 	int64_t			 elapsed_ms;
 	struct lab_err		 err;		/* why not ok */
+	const char		*reason;	/* not ok: a word of
+						   lab/reason.h; else NULL */
 };
 
 /*

@@ -23,6 +23,14 @@ struct lab_ctx {
 	void	(*progress)(void *arg, const char *host, size_t done,
 		    size_t total);
 	void	*progress_arg;
+	/*
+	 * Called as each target finishes, just before progress and under
+	 * the same lock, with the target's index (in the order given) and
+	 * its finished result (the run's own result type): what cmd/ prints
+	 * as rows arrive. May be NULL.
+	 */
+	void	(*finished)(void *arg, size_t i, const void *res);
+	void	*finished_arg;
 };
 
 /* The real clocks (lib/core/ctx.c). */

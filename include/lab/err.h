@@ -27,6 +27,8 @@ struct lab_err {
 	char		 msg[512];	/* fixed size: no allocation on the error path */
 	int		 local;		/* this machine ran out of something
 					   (lab_err_local, lab_err_oom) */
+	const char	*reason;	/* a short word (include/lab/reason.h),
+					   or NULL: set with the message */
 };
 
 /* Clears an error. */

@@ -135,6 +135,8 @@ struct lab_media_result {
 	char			*note;	/* "inserted", "ejected" */
 	int64_t			 elapsed_ms;
 	struct lab_err		 err;		/* why not ok */
+	const char		*reason;	/* not ok: a word of
+						   lab/reason.h; else NULL */
 };
 
 /*

@@ -15,6 +15,7 @@ lab_err_init(struct lab_err *err)
 	err->code = LAB_EXIT_OK;
 	err->msg[0] = '\0';
 	err->local = 0;
+	err->reason = NULL;
 }
 
 /* Sets the error unless one is set already; returns -1. */

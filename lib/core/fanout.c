@@ -113,6 +113,8 @@ job_done(size_t i, void *arg)
 	struct lab_fanout_job	*job = arg;
 
 	job->finished++;
+	if (job->ctx->finished != NULL)
+		job->ctx->finished(job->ctx->finished_arg, i, job_res(job, i));
 	if (job->ctx->progress != NULL)
 		job->ctx->progress(job->ctx->progress_arg, *job_name(job, i),
 		    job->finished, job->n);

@@ -36,6 +36,7 @@ lab_err_local(struct lab_err *err, const char *fmt, ...)
 		return -1;
 	err->code = LAB_EXIT_ENV;
 	err->local = 1;
+	err->reason = "local error";
 	va_start(ap, fmt);
 	vsnprintf(err->msg, sizeof(err->msg), fmt, ap);
 	va_end(ap);

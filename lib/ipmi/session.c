@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "lab/ipmi.h"
+#include "lab/reason.h"
 #include "ipmi-priv.h"
 
 #define DEFAULT_PORT		623
@@ -79,7 +80,7 @@ fail_cc(struct lab_ipmi *ip, const char *what, fiid_obj_t rs, uint8_t netfn,
 	if (ipmi_completion_code_strerror_cmd_r(rs, netfn, text,
 	    sizeof(text)) < 0)
 		snprintf(text, sizeof(text), "unknown completion code");
-	return lab_err_set(err, LAB_EXIT_PARTIAL,
+	return lab_err_why(err, LAB_REASON_REFUSED, LAB_EXIT_PARTIAL,
 	    "BMC %s: %s: completion code 0x%02x (%s)", ip->peer,
 	    what != NULL ? what : "open session", cc, text);
 }
@@ -98,13 +99,13 @@ lab_ipmi_fail(struct lab_ipmi *ip, const char *what, fiid_obj_t rs,
 	case IPMI_ERR_SESSION_TIMEOUT:
 	case IPMI_ERR_CONNECTION_TIMEOUT:
 		ip->dead = 1;
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_TIMEOUT, LAB_EXIT_PARTIAL,
 		    "BMC %s: %s%ssession timeout", ip->peer, w, sep);
 	case IPMI_ERR_USERNAME_INVALID:
 	case IPMI_ERR_PASSWORD_INVALID:
 	case IPMI_ERR_K_G_INVALID:
 	case IPMI_ERR_PASSWORD_VERIFICATION_TIMEOUT:
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_AUTH, LAB_EXIT_PARTIAL,
 		    "BMC %s: %s%sauthentication failed (wrong user or "
 		    "password): %s", ip->peer, w, sep,
 		    ipmi_ctx_errormsg(ip->ctx));
@@ -113,20 +114,21 @@ lab_ipmi_fail(struct lab_ipmi *ip, const char *what, fiid_obj_t rs,
 		/* ipmi_sim, and some real BMCs, say this for a missing flag. */
 		if (what == NULL && !(ip->workarounds &
 		    (LAB_IPMI_WA_OPENSESSPRIV | LAB_IPMI_WA_SUN20)))
-			return lab_err_set(err, LAB_EXIT_PARTIAL,
+			return lab_err_why(err, LAB_REASON_PRIVILEGE,
+			    LAB_EXIT_PARTIAL,
 			    "BMC %s: insufficient privilege for this user "
 			    "(or the BMC needs the 'opensesspriv' workaround)",
 			    ip->peer);
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_PRIVILEGE, LAB_EXIT_PARTIAL,
 		    "BMC %s: %s%sinsufficient privilege for this user",
 		    ip->peer, w, sep);
 	case IPMI_ERR_CIPHER_SUITE_ID_UNAVAILABLE:
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_REFUSED, LAB_EXIT_PARTIAL,
 		    "BMC %s: cipher suite %d not supported by the BMC",
 		    ip->peer, ip->cipher_suite);
 	case IPMI_ERR_BMC_BUSY:
 	case IPMI_ERR_DRIVER_BUSY:
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_BUSY, LAB_EXIT_PARTIAL,
 		    "BMC %s: %s%sBMC busy", ip->peer, w, sep);
 	case IPMI_ERR_OUT_OF_MEMORY:
 		return lab_err_oom(err);
@@ -154,7 +156,8 @@ lab_ipmi_check(struct lab_ipmi *ip, int rv, const char *what, fiid_obj_t rs,
 	/* FreeIPMI checks it too; an unchecked refusal must never pass. */
 	if ((cc = lab_ipmi_cc(rs)) != 0) {
 		if (cc < 0)
-			return lab_err_set(err, LAB_EXIT_PARTIAL,
+			return lab_err_why(err, LAB_REASON_BAD_REPLY,
+			    LAB_EXIT_PARTIAL,
 			    "BMC %s: %s: response without completion code",
 			    ip->peer, what);
 		return fail_cc(ip, what, rs, netfn, cc, err);
@@ -292,12 +295,12 @@ open_refused(struct lab_ipmi *ip, int status, struct lab_err *err)
 	switch (status) {
 	case RMCPPLUS_STATUS_NO_ERRORS:
 		/* Refused, then accepted: it was out of sessions a moment. */
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_BUSY, LAB_EXIT_PARTIAL,
 		    "BMC %s: BMC busy (open session refused, then accepted)",
 		    ip->peer);
 	case RMCPPLUS_STATUS_INSUFFICIENT_RESOURCES_TO_CREATE_A_SESSION:
 	case 0x0b:	/* ..._TO_CREATE_A_SESSION_AT_THE_REQUESTED_TIME */
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_BUSY, LAB_EXIT_PARTIAL,
 		    "BMC %s: BMC busy (no free session)", ip->peer);
 	case RMCPPLUS_STATUS_INVALID_AUTHENTICATION_ALGORITHM:
 	case RMCPPLUS_STATUS_INVALID_INTEGRITY_ALGORITHM:
@@ -305,22 +308,22 @@ open_refused(struct lab_ipmi *ip, int status, struct lab_err *err)
 	case RMCPPLUS_STATUS_NO_MATCHING_INTEGRITY_PAYLOAD:
 	case RMCPPLUS_STATUS_INVALID_CONFIDENTIALITY_ALGORITHM:
 	case 0x11:	/* NO_CIPHER_SUITE_MATCH_WITH_PROPOSED_... */
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_REFUSED, LAB_EXIT_PARTIAL,
 		    "BMC %s: cipher suite %d not supported by the BMC",
 		    ip->peer, ip->cipher_suite);
 	case RMCPPLUS_STATUS_INVALID_ROLE:
 	case RMCPPLUS_STATUS_UNAUTHORIZED_ROLE_OR_PRIVILEGE_LEVEL_REQUESTED:
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_PRIVILEGE, LAB_EXIT_PARTIAL,
 		    "BMC %s: insufficient privilege for this user", ip->peer);
 	case RMCPPLUS_STATUS_UNAUTHORIZED_NAME:
-		return lab_err_set(err, LAB_EXIT_PARTIAL,
+		return lab_err_why(err, LAB_REASON_AUTH, LAB_EXIT_PARTIAL,
 		    "BMC %s: authentication failed (wrong user or password): "
 		    "username invalid", ip->peer);
 	}
 	if (ipmi_rmcpplus_status_strerror_r((uint8_t)status, text,
 	    sizeof(text)) < 0)
 		snprintf(text, sizeof(text), "unknown status");
-	return lab_err_set(err, LAB_EXIT_PARTIAL,
+	return lab_err_why(err, LAB_REASON_REFUSED, LAB_EXIT_PARTIAL,
 	    "BMC %s: open session refused: RMCP+ status 0x%02x (%s)", ip->peer,
 	    status, text);
 }
@@ -482,7 +485,8 @@ lab_ipmi_power_get(struct lab_ipmi *ip, enum lab_power *ret,
 		    &on) == 1)
 			*ret = on ? LAB_POWER_ON : LAB_POWER_OFF;
 		else
-			rv = lab_err_set(err, LAB_EXIT_PARTIAL,
+			rv = lab_err_why(err, LAB_REASON_BAD_REPLY,
+			    LAB_EXIT_PARTIAL,
 			    "BMC %s: get chassis status: short response",
 			    ip->peer);
 	}
@@ -575,7 +579,7 @@ lab_ipmi_boot_get(struct lab_ipmi *ip, enum lab_boot_dev *dev,
 	if (fiid_obj_get(rs, "boot_device", &code) != 1 ||
 	    fiid_obj_get(rs, "boot_flags_persistent", &pers) != 1 ||
 	    fiid_obj_get(rs, "bios_boot_type", &type) != 1) {
-		rv = lab_err_set(err, LAB_EXIT_PARTIAL,
+		rv = lab_err_why(err, LAB_REASON_BAD_REPLY, LAB_EXIT_PARTIAL,
 		    "BMC %s: get boot flags: short response", ip->peer);
 		goto out;
 	}

@@ -16,6 +16,7 @@
 #include <net-snmp/net-snmp-config.h>
 #include <net-snmp/net-snmp-includes.h>
 
+#include "lab/reason.h"
 #include "lab/snmp.h"
 
 struct lab_snmp {
@@ -73,9 +74,9 @@ sess_fail(struct lab_snmp *s, const char *what, struct lab_err *err)
 
 	snmp_sess_error(s->sp, &liberr, &syserr, &msg);
 	if (liberr == SNMPERR_TIMEOUT)
-		lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: %s: no answer "
-		    "(timeout; wrong community, address or port?)", s->peer,
-		    what);
+		lab_err_why(err, LAB_REASON_TIMEOUT, LAB_EXIT_PARTIAL,
+		    "switch %s: %s: no answer (timeout; wrong community, "
+		    "address or port?)", s->peer, what);
 	else
 		lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: %s: %s", s->peer,
 		    what, msg != NULL ? msg : "SNMP error");
@@ -387,7 +388,8 @@ static int
 deadline_fail(struct lab_snmp *s, const char *what, struct lab_err *err)
 {
 	s->past_deadline = 1;
-	return lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: %s: past the "
+	return lab_err_why(err, LAB_REASON_TIMEOUT, LAB_EXIT_PARTIAL,
+	    "switch %s: %s: past the "
 	    "deadline", s->peer, what);
 }
 

@@ -16,6 +16,7 @@
 #include <unistd.h>
 
 #include "lab/file.h"
+#include "lab/reason.h"
 #include "ssh-priv.h"
 
 static pthread_once_t	init_once = PTHREAD_ONCE_INIT;
@@ -138,7 +139,8 @@ lab_ssh_timed_out(struct lab_ssh *s, const char *what, int ms,
     struct lab_err *err)
 {
 	s->dead = 1;
-	return lab_err_set(err, LAB_EXIT_PARTIAL, "%s: timed out after %d ms "
+	return lab_err_why(err, LAB_REASON_TIMEOUT, LAB_EXIT_PARTIAL,
+	    "%s: timed out after %d ms "
 	    "%s", s->peer, ms, what);
 }
 
@@ -373,7 +375,8 @@ authenticate(struct lab_ssh *s, const struct lab_ssh_opts *o,
 			return ok < 0 ? -1 : 0;
 	} else if (o->password != NULL)
 		snprintf(why2, sizeof(why2), "the server takes no password");
-	return lab_err_set(err, LAB_EXIT_PARTIAL, "%s: authentication as '%s' "
+	return lab_err_why(err, LAB_REASON_AUTH, LAB_EXIT_PARTIAL,
+	    "%s: authentication as '%s' "
 	    "failed (the server takes %s): %s%s%s", s->peer, user, methods,
 	    why, why[0] != '\0' && why2[0] != '\0' ? "; " : "", why2);
 }
@@ -463,17 +466,19 @@ lab_ssh_connect(const struct lab_ssh_opts *o, struct lab_ssh **ret,
 	if (lab_ssh_tcp(s->ctx, s->address, s->port, deadline, &s->fd,
 	    &e) < 0) {
 		if (e == ETIMEDOUT)
-			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: timed out "
-			    "after %d ms connecting", s->peer, ms);
+			lab_err_why(err, LAB_REASON_TIMEOUT, LAB_EXIT_PARTIAL,
+			    "%s: timed out after %d ms connecting", s->peer,
+			    ms);
 		else if (e > 0 && lab_errno_local(e) != NULL)
 			lab_err_local(err, "cannot open a socket for %s: %s",
 			    s->peer, lab_errno_local(e));
 		else if (e == -EAI_MEMORY)
 			lab_err_oom(err);
 		else
-			lab_err_set(err, LAB_EXIT_PARTIAL, "%s: cannot "
-			    "connect: %s", s->peer, e < 0 ? gai_strerror(-e) :
-			    strerror(e));
+			lab_err_why(err, e == ECONNREFUSED ?
+			    LAB_REASON_REFUSED : LAB_REASON_UNREACHABLE,
+			    LAB_EXIT_PARTIAL, "%s: cannot connect: %s",
+			    s->peer, e < 0 ? gai_strerror(-e) : strerror(e));
 		goto out;
 	}
 	if (handshake(s, deadline, ms, err) < 0 ||
