@@ -227,7 +227,7 @@ run import import "$T/lab.yaml"
 bounded media "$LAB" media status flood-ilo --timeout 5
 [ "$rc" = 1 ] || { cat "$T/media.err" >&2; fail "media: exit $rc, not 1"; }
 has media.err "flood-ilo.*ssh 127.0.62.20:22: timed out after 5000 ms .*running a command"
-has media.out "^flood-ilo  *-  *-  *-  *failed$"
+has media.out "^flood-ilo  *-  *-  *-  *timeout$"
 [ "$(cat "$T/ilo/log")" = "vm cdrom get" ] || fail "media: $(cat "$T/ilo/log")"
 ok
 
