@@ -11,7 +11,8 @@
 set -eu
 
 build="meson ninja-build pkg-config gcc python3 libsqlite3-dev libyaml-dev
-libssh2-1-dev libssl-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev"
+libssh2-1-dev libssl-dev libsnmp-dev libfreeipmi-dev libipmiconsole-dev
+libjson-c-dev"
 # the man pages (meson -Dman=disabled builds without)
 build="$build scdoc"
 # the demo simulates the lab's BMCs with ipmi_sim

@@ -109,4 +109,10 @@ char	*lab_path_home(const char *path, const char *home);
  */
 const char *lab_suggest(const char *word, const char *const *cands, size_t n);
 
+/* Writes s as one POSIX shell word ('...' with '\'' when needed)
+   (lib/core/sh-quote.c). */
+void	lab_sh_quote(struct lab_buf *, const char *s);
+/* 1 when s is a non-empty word sh reads as it is, unquoted. */
+int	lab_sh_plain(const char *s);
+
 #endif

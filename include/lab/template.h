@@ -79,7 +79,6 @@ const char	*lab_template_builtin_name(size_t i);
 int	lab_template_render_builtin(const char *name,
 	    const struct lab_tvars *vars, char **ret, struct lab_err *);
 
-/* Writes s as one POSIX shell word ('...' with '\'' when needed). */
-void	lab_sh_quote(struct lab_buf *, const char *s);
+/* lab_sh_quote, the shell quoting {{%sh}} uses, is in lab/str.h. */
 
 #endif

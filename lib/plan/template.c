@@ -238,42 +238,6 @@ oom:
 
 /* Quoting */
 
-static int
-plain_char(unsigned char c)
-{
-	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
-	    (c >= '0' && c <= '9') || strchr("_./:=@%+,-", c) != NULL;
-}
-
-static int
-plain_word(const char *s)
-{
-	if (*s == '\0')
-		return 0;
-	for (; *s != '\0'; s++)
-		if (!plain_char((unsigned char)*s))
-			return 0;
-	return 1;
-}
-
-/* Writes s as one POSIX shell word. */
-void
-lab_sh_quote(struct lab_buf *b, const char *s)
-{
-	if (plain_word(s)) {
-		lab_buf_adds(b, s);
-		return;
-	}
-	lab_buf_addc(b, '\'');
-	for (; *s != '\0'; s++) {
-		if (*s == '\'')
-			lab_buf_adds(b, "'\\''");
-		else
-			lab_buf_addc(b, *s);
-	}
-	lab_buf_addc(b, '\'');
-}
-
 static void
 yaml_quote(struct lab_buf *b, const char *s)
 {
@@ -838,7 +802,7 @@ emit_var(struct render *r, const struct node *n)
 		lab_sh_quote(r->out, v->s);
 		break;
 	case F_RAW:
-		if (!plain_word(v->s))
+		if (!lab_sh_plain(v->s))
 			return rfail(r, n, "'%s' is not a plain word "
 			    "([A-Za-z0-9_./:=@%%+,-]): '%.64s'", n->name,
 			    v->s);

@@ -29,7 +29,7 @@ cd "$SRC"
 # shellcheck disable=SC2068
 "$CLANG" -g -O1 -D_GNU_SOURCE -fsanitize=fuzzer,address,undefined \
 	-fno-sanitize-recover=undefined -Iinclude -Ilib \
-	$@ "tests/fuzz/fuzz-$NAME.c" -o "$T/fuzz" -lyaml
+	$@ "tests/fuzz/fuzz-$NAME.c" -o "$T/fuzz" -lyaml -ljson-c -lm
 mkdir -p "$T/corpus"
 if [ -d "tests/fuzz/corpus-$NAME" ]; then
 	cp "tests/fuzz/corpus-$NAME"/* "$T/corpus/"
