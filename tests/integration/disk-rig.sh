@@ -28,6 +28,7 @@ fail() { echo "$NAME: FAIL: $*" >&2; exit 1; }
 sshd_require
 disks_require
 T=$(mktemp -d /tmp/lab-diskrig.XXXXXX) || exit 1
+# shellcheck disable=SC2016 # the cleanup is eval'd at exit
 harness_trap 'stop_sshd; disks_cleanup "$T"; [ -n "${KEEP:-}" ] || rm -rf "$T"'
 
 now_ms() { echo $(($(date +%s%N) / 1000000)); }

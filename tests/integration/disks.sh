@@ -43,6 +43,14 @@
 #	a disk "in use" (mounted). Mount before starting an sshd: sshd.sh
 #	runs it in a private mount namespace that sees only the mounts made
 #	before it.
+# disks_settle DIR K...
+#	Waits (60 s at most: a sum of 256 MiB takes 1-6 s on a busy machine)
+#	until disks K... read the same twice 1 s apart
+#	(sha256sum), then prints their sums: a freshly mounted ext4 still
+#	writes its journal and superblock for a second or two, once more
+#	when a mount namespace (an sshd's) takes a copy of the mount. Take
+#	"before" sums with it, after the rig is up. Fails when they never
+#	settle.
 # disks_array DIR K1 K2
 #	Makes disks K1 and K2 members of a raid1 md array (mdadm --create
 #	--run --metadata=1.2, /dev/md/labrig-PID) when the kernel has md;
@@ -188,6 +196,33 @@ disks_mount()
 	sync
 }
 
+disks_settle()
+{
+	_dd=$1
+	shift
+	_dlist=
+	for _dk; do
+		_dlist="$_dlist $(disks_dev "$_dd" "$_dk")" || return 1
+	done
+	_dend=$(($(date +%s) + 60))
+	# shellcheck disable=SC2086
+	_dprev=$(sync; sha256sum $_dlist) || return 1
+	while :; do
+		sleep 1
+		# shellcheck disable=SC2086
+		_dnow=$(sync; sha256sum $_dlist) || return 1
+		if [ "$_dnow" = "$_dprev" ]; then
+			printf '%s\n' "$_dnow"
+			return 0
+		fi
+		if [ "$(date +%s)" -ge "$_dend" ]; then
+			echo "disks.sh: disks$* still change after 60 s" >&2
+			return 1
+		fi
+		_dprev=$_dnow
+	done
+}
+
 disks_array()
 {
 	_d1=$(disks_dev "$1" "$2") || return 1
@@ -225,9 +260,9 @@ disks_cleanup()
 		read -r _dver _droot _dgrp <"$1/disks/cgroup" || :
 		if [ -n "${_dgrp:-}" ] && [ -d "$_dgrp" ]; then
 			# a process can only leave a group for another
-			for _dp in $(cat "$_dgrp/cgroup.procs" 2>/dev/null); do
+			while read -r _dp; do
 				echo "$_dp" >"$_droot/cgroup.procs" 2>/dev/null || :
-			done
+			done <"$_dgrp/cgroup.procs"
 			rmdir "$_dgrp" 2>/dev/null || :
 		fi
 		rm -f "$1/disks/cgroup" || :
