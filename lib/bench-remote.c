@@ -162,8 +162,10 @@ parse_check(const char *text, const char *slot, const char *dev,
 	st->use = LAB_DISK_OTHER;
 	plen = (size_t)snprintf(prefix, sizeof(prefix), "lab: slot %s: %s: ",
 	    slot, dev);
-	if (plen < sizeof(prefix) && strncmp(p, prefix, plen) == 0)
-		p += plen;
+	/* its line, wherever the remote shell put it among others */
+	if (plen < sizeof(prefix) && (m = strstr(p, prefix)) != NULL &&
+	    (m == p || m[-1] == '\n'))
+		p = m + plen;
 	n = strcspn(p, "\n");
 	snprintf(st->reason, sizeof(st->reason), "%.*s", (int)n, p);
 	if (st->reason[0] == '\0')

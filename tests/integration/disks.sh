@@ -44,13 +44,12 @@
 #	runs it in a private mount namespace that sees only the mounts made
 #	before it.
 # disks_settle DIR K...
-#	Waits (60 s at most: a sum of 256 MiB takes 1-6 s on a busy machine)
-#	until disks K... read the same twice 1 s apart
-#	(sha256sum), then prints their sums: a freshly mounted ext4 still
-#	writes its journal and superblock for a second or two, once more
-#	when a mount namespace (an sshd's) takes a copy of the mount. Take
-#	"before" sums with it, after the rig is up. Fails when they never
-#	settle.
+#	Waits (90 s at most) until disks K... read the same (sha256sum,
+#	after sync) four times 2 s apart, then prints their sums: a freshly
+#	mounted ext4 writes once more 3-5 s after the mount, sync or not
+#	(seen with and without a journal). Take "before" sums with it, after
+#	the rig is up; a sum of 256 MiB takes 1-6 s on a busy machine. Fails
+#	when they never settle.
 # disks_array DIR K1 K2
 #	Makes disks K1 and K2 members of a raid1 md array (mdadm --create
 #	--run --metadata=1.2, /dev/md/labrig-PID) when the kernel has md;
@@ -204,23 +203,26 @@ disks_settle()
 	for _dk; do
 		_dlist="$_dlist $(disks_dev "$_dd" "$_dk")" || return 1
 	done
-	_dend=$(($(date +%s) + 60))
+	_dend=$(($(date +%s) + 90))
 	# shellcheck disable=SC2086
 	_dprev=$(sync; sha256sum $_dlist) || return 1
-	while :; do
-		sleep 1
+	_dsame=0
+	while [ "$_dsame" -lt 3 ]; do
+		if [ "$(date +%s)" -ge "$_dend" ]; then
+			echo "disks.sh: disks$* still change after 90 s" >&2
+			return 1
+		fi
+		sleep 2
 		# shellcheck disable=SC2086
 		_dnow=$(sync; sha256sum $_dlist) || return 1
 		if [ "$_dnow" = "$_dprev" ]; then
-			printf '%s\n' "$_dnow"
-			return 0
-		fi
-		if [ "$(date +%s)" -ge "$_dend" ]; then
-			echo "disks.sh: disks$* still change after 60 s" >&2
-			return 1
+			_dsame=$((_dsame + 1))
+		else
+			_dsame=0
 		fi
 		_dprev=$_dnow
 	done
+	printf '%s\n' "$_dnow"
 }
 
 disks_array()
