@@ -25,6 +25,9 @@ shellcheck netplan.io"
 test="$test clang libclang-rt-14-dev clang-tidy cppcheck valgrind strace"
 # private sshd targets (tests/integration/sshd.sh), zfs-fuse for provision
 test="$test openssh-server openssh-client openssl zfs-fuse"
+# the disk rig (tests/integration/disks.sh): fio on loop devices, SMART,
+# md arrays and LVM volume groups for the "in use" cases
+test="$test fio smartmontools mdadm lvm2"
 # the "lab in a box" VM (tests/vm): its image is built with debootstrap
 test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs"
 # tests/integration/db-faults.sh: tmpfs mounts, lab run as nobody
