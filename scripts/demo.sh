@@ -96,7 +96,7 @@ run power on @nas
 run power status --all --json
 run boot microserver1 pxe
 run boot microserver1
-run sensors neo
+run sensors neo --record
 run power off microserver1 --dry-run
 run switch discover sg200
 printf '\n$ lab switch ports sg200 | head -30\n'
@@ -123,6 +123,10 @@ run report --collect --record --timeout 5 --format html --out "$DEMO/report.html
 # reading it again changes nothing: the same changes since run 1
 run report --since 1
 run report --runs
+# history you can see: the power events recorded along the way, and the
+# readings 'lab sensors --record' stored
+run history microserver1 --power
+run history neo --sensors
 printf '\nThe report is %s: open it in a browser (file://%s)\n' \
 	"$DEMO/report.html" "$DEMO/report.html"
 printf '\nThe database stays in %s: try\n  LAB_DB=%s %s help\n' \
