@@ -462,13 +462,6 @@ port_row(const struct lab_report_port *p, struct lab_buf *b)
 	lab_buf_adds(b, "</tr>\n");
 }
 
-static int
-present(const struct lab_report_port *p)
-{
-	return p->oper_status == NULL ||
-	    strcmp(p->oper_status, "notPresent") != 0;
-}
-
 /* The ports that are present (or, present 0, those that are not). */
 static void
 port_table(const struct lab_report_switch *sw, int want, struct lab_buf *b)
@@ -480,7 +473,7 @@ port_table(const struct lab_report_switch *sw, int want, struct lab_buf *b)
 	    "<th>VLAN</th><th>LAG</th><th>Host and NIC</th>"
 	    "<th>Neighbour</th></tr></thead><tbody>\n");
 	for (i = 0; i < sw->nports; i++)
-		if (present(&sw->ports[i]) == want)
+		if (lab_report_port_present(&sw->ports[i]) == want)
 			port_row(&sw->ports[i], b);
 	lab_buf_adds(b, "</tbody></table>\n");
 }
@@ -515,7 +508,7 @@ one_switch(const struct lab_report *r, const struct lab_report_switch *sw,
 	}
 	port_table(sw, 1, b);
 	for (i = 0; i < sw->nports; i++)
-		absent += !present(&sw->ports[i]);
+		absent += !lab_report_port_present(&sw->ports[i]);
 	/* absent stack members and empty cages: folded away, still there */
 	if (absent > 0) {
 		lab_buf_addf(b, "<details><summary>%zu of %zu ports not "

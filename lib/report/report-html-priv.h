@@ -3,6 +3,7 @@
 #define LAB_REPORT_HTML_PRIV_H
 
 #include <stddef.h>
+#include <string.h>
 
 #include "lab/report.h"
 #include "lab/str.h"
@@ -17,6 +18,15 @@ void	lab_report_esc(struct lab_buf *, const char *);
 /* As lab_report_esc, keeping at most max characters (an ellipsis ends a
  * shortened string). */
 void	lab_report_esc_short(struct lab_buf *, const char *, size_t max);
+
+/* Whether a port is there: not an empty slot (notPresent: an absent
+ * stack member, an empty cage), what the panel and the port table share. */
+static inline int
+lab_report_port_present(const struct lab_report_port *p)
+{
+	return p->oper_status == NULL ||
+	    strcmp(p->oper_status, "notPresent") != 0;
+}
 
 /* An inline <svg> (its own lines) of a switch's front panel. */
 void	lab_report_svg_panel(const struct lab_report_switch *,

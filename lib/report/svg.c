@@ -243,13 +243,6 @@ svg_begin(struct lab_buf *b, int w, int h, const char *cls,
 	lab_buf_adds(b, "</style>\n");
 }
 
-static int
-is_present(const struct lab_report_port *p)
-{
-	return p->oper_status == NULL ||
-	    strcmp(p->oper_status, "notPresent") != 0;
-}
-
 /*
  * A port with a jack on the front: an ethernet interface by ifType
  * (ethernetCsmacd, fastEther, fastEtherFX, gigabitEthernet), or by its
@@ -259,7 +252,7 @@ is_present(const struct lab_report_port *p)
 static int
 is_jack(const struct lab_report_port *p)
 {
-	if (!is_present(p))
+	if (!lab_report_port_present(p))
 		return 0;
 	if (p->type != 0)
 		return p->type == 6 || p->type == 62 || p->type == 69 ||
@@ -400,7 +393,7 @@ lab_report_svg_panel(const struct lab_report_switch *sw, struct lab_buf *b)
 		for (i = 0; i < sw->nports && nc + nf < PANEL_MAX; i++) {
 			const struct lab_report_port	*p = &sw->ports[i];
 
-			if (k == 0 && !is_present(p))
+			if (k == 0 && !lab_report_port_present(p))
 				absent++;
 			if (!is_jack(p) || is_fast(p) != (int)k)
 				continue;
