@@ -153,8 +153,10 @@ lab_smart_parse(const char *text, size_t len, const char *where,
 		s->reallocated = count(o, "scsi_grown_defect_list", MAX_COUNT);
 	s->power_on_hours = count(o, "power_on_time.hours", MAX_HOURS);
 	s->temperature_c = count(o, "temperature.current", 200);
-	/* bits 0 and 1: the command line or the device open failed */
-	if (((int)exit_status & 3) != 0 && s->message == NULL &&
+	/* bits 0 and 1: the command line or the device open failed (an exit
+	 * status outside 0-255 is not smartctl's: cast only what fits) */
+	if (exit_status >= 0 && exit_status <= 255 &&
+	    ((int)exit_status & 3) != 0 && s->message == NULL &&
 	    (s->message = strdup("smartctl could not read the device")) ==
 	    NULL)
 		goto oom;
