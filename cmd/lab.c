@@ -14,7 +14,9 @@
 
 /* Every command, in alphabetical order: greppable, no magic. */
 const struct lab_cmd *const lab_commands[] = {
+	&lab_cmd_bench,
 	&lab_cmd_boot,
+	&lab_cmd_burnin,
 	&lab_cmd_completion,
 	&lab_cmd_config,
 	&lab_cmd_console,

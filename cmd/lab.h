@@ -80,7 +80,9 @@ struct lab_call {
 	size_t			 failed;	/* hosts cmd_host_failed() saw */
 };
 
+extern const struct lab_cmd lab_cmd_bench;
 extern const struct lab_cmd lab_cmd_boot;
+extern const struct lab_cmd lab_cmd_burnin;
 extern const struct lab_cmd lab_cmd_completion;
 extern const struct lab_cmd lab_cmd_config;
 extern const struct lab_cmd lab_cmd_console;

@@ -30,7 +30,7 @@ for c in $("$LAB" help | awk '/^commands:/ { on = 1; next }
 		    echo "$c $v" >>"$T/yes"
 	done
 done
-printf '%s\n' "import" "power cycle" "power off" "power reset" \
+printf '%s\n' "bench" "burnin" "import" "power cycle" "power off" "power reset" \
     "power soft" "provision" "switch sync" >"$T/want"
 sort "$T/yes" | diff -u "$T/want" - || bad "the verbs with --yes differ"
 
