@@ -195,10 +195,13 @@ kinds = [(x["kind"], x["subject"]) for x in f]
 print("findings:", kinds)
 slow = [x for x in f if x["kind"] in ("slow-disk", "slow-write-path")]
 assert any("slot 3" in x["subject"] for x in slow), f
-# its peers, the free disks 1 and 2, are not (the mounted disk's reads
-# may be slower: its image file has blocks where the others have holes)
-assert not any("(slot 1)" in x["subject"] or "(slot 2)" in x["subject"]
-               for x in f), f
+# its peers, the free disks 1 and 2, get no write finding: the throttle
+# is on writes only. (Reads of a loop device are the CPU copying a sparse
+# file, and vary with the machine's load, 2x seen with two clang-tidy
+# runs beside: a read finding of a peer is the rig, not lab.)
+assert not any(("(slot 1)" in x["subject"] or "(slot 2)" in x["subject"])
+               and (" writes " in x["message"] or
+                    x["kind"] == "slow-write-path") for x in f), f
 assert any("11." in x["message"] or "MB/s" in x["message"] for x in slow), f
 # rig2: the real smartctl on a loop device
 d7 = runs[1]["disks"][0]
