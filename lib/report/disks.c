@@ -69,34 +69,79 @@ same_serial(const struct lab_bench_disk *a, const struct lab_bench_disk *b)
 	    strcmp(a->serial, b->serial) == 0;
 }
 
-/* 1 when disk o of another host's run lends a peer to host h's run. */
-static int
-lends(const struct lab_report *r, const struct lab_report_host *h,
-    const struct lab_bench_disk *o)
-{
-	size_t	i, j;
+/*
+ * Every disk of the hosts' last runs, and whether it is the newest of
+ * its serial among them (a disk without a serial always is): sorted by
+ * serial once, so that picking peers is linear in the disks.
+ */
+struct ref {
+	const struct lab_bench_disk	*d;
+	size_t				 host;
+	int				 newest;
+};
 
-	for (i = 0; i < h->bench->disks.n; i++)
-		if (same_serial(&h->bench->disks.v[i], o))
-			return 0;
+static int
+by_serial(const void *a, const void *b)
+{
+	const struct lab_bench_disk	*x = ((const struct ref *)a)->d;
+	const struct lab_bench_disk	*y = ((const struct ref *)b)->d;
+	int				 c;
+
+	if (x->serial == NULL || y->serial == NULL)
+		return (x->serial == NULL) - (y->serial == NULL);
+	if ((c = strcmp(x->serial, y->serial)) != 0)
+		return c;
+	/* newest first */
+	if (x->time != y->time)
+		return x->time > y->time ? -1 : 1;
+	return (x->run_id < y->run_id) - (x->run_id > y->run_id);
+}
+
+static int
+refs_build(const struct lab_report *r, struct ref **ret, size_t *n)
+{
+	struct ref	*v = NULL;
+	size_t		 i, j;
+
+	*n = 0;
 	for (i = 0; i < r->nhosts; i++) {
 		const struct lab_bench_run *x = r->hosts[i].bench;
 
-		if (x == NULL || &r->hosts[i] == h)
-			continue;
-		for (j = 0; j < x->disks.n; j++)
-			if (same_serial(&x->disks.v[j], o) &&
-			    (x->disks.v[j].time > o->time ||
-			    (x->disks.v[j].time == o->time &&
-			    x->disks.v[j].run_id > o->run_id)))
-				return 0;
+		for (j = 0; x != NULL && j < x->disks.n; j++) {
+			if (lab_push(&v, n, sizeof(*v)) == NULL) {
+				free(v);
+				return -1;
+			}
+			v[*n - 1].d = &x->disks.v[j];
+			v[*n - 1].host = i;
+		}
 	}
+	if (*n > 1)
+		qsort(v, *n, sizeof(*v), by_serial);
+	for (i = 0; i < *n; i++)
+		v[i].newest = i == 0 || v[i].d->serial == NULL ||
+		    !same_serial(v[i].d, v[i - 1].d);
+	*ret = v;
+	return 0;
+}
+
+/* 1 when disk o of another host's run lends a peer to host h's run. */
+static int
+lends(const struct lab_report_host *h, const struct ref *o)
+{
+	size_t	i;
+
+	if (!o->newest)
+		return 0;
+	for (i = 0; i < h->bench->disks.n; i++)
+		if (same_serial(&h->bench->disks.v[i], o->d))
+			return 0;
 	return 1;
 }
 
 static int
-host_findings(const struct lab_report *r, size_t hi,
-    struct lab_bench_findings *out, struct lab_err *err)
+host_findings(const struct lab_report *r, size_t hi, const struct ref *refs,
+    size_t nrefs, struct lab_bench_findings *out, struct lab_err *err)
 {
 	const struct lab_report_host	*h = &r->hosts[hi];
 	const struct lab_bench_run	*run = h->bench;
@@ -106,18 +151,13 @@ host_findings(const struct lab_report *r, size_t hi,
 	size_t				 nothers = 0, i, j;
 	int				 rc = -1;
 
-	for (i = 0; i < r->nhosts; i++) {
-		const struct lab_bench_run *x = r->hosts[i].bench;
-
-		for (j = 0; x != NULL && i != hi && j < x->disks.n; j++) {
-			if (!lends(r, h, &x->disks.v[j]))
-				continue;
-			/* borrowed, not owned */
-			if (lab_push(&others, &nothers,
-			    sizeof(*others)) == NULL)
-				goto oom;
-			others[nothers - 1] = x->disks.v[j];
-		}
+	for (i = 0; i < nrefs; i++) {
+		if (refs[i].host == hi || !lends(h, &refs[i]))
+			continue;
+		/* borrowed, not owned */
+		if (lab_push(&others, &nothers, sizeof(*others)) == NULL)
+			goto oom;
+		others[nothers - 1] = *refs[i].d;
 	}
 	if ((hist = calloc(run->disks.n, sizeof(*hist))) == NULL)
 		goto oom;
@@ -158,14 +198,18 @@ int
 lab_report_disks(struct lab_db *db, struct lab_report *r,
     struct lab_bench_findings *out, struct lab_err *err)
 {
-	size_t	i;
+	struct ref	*refs;
+	size_t		 i, n;
+	int		 rc = 0;
 
 	for (i = 0; i < r->nhosts; i++)
 		if (load_host(db, &r->hosts[i], err) == -1)
 			return -1;
-	for (i = 0; i < r->nhosts; i++)
-		if (r->hosts[i].bench != NULL && r->hosts[i].bench->disks.n > 0 &&
-		    host_findings(r, i, out, err) == -1)
-			return -1;
-	return 0;
+	if (refs_build(r, &refs, &n) == -1)
+		return lab_err_oom(err);
+	for (i = 0; rc == 0 && i < r->nhosts; i++)
+		if (r->hosts[i].bench != NULL && r->hosts[i].bench->disks.n > 0)
+			rc = host_findings(r, i, refs, n, out, err);
+	free(refs);
+	return rc;
 }
