@@ -324,13 +324,16 @@ ide_message(const struct lab_report_host *h, const char *slot)
 	static const char base[] = "SSD on an IDE-emulation port: as a cache "
 	    "it runs at a fraction of its speed (set the port to AHCI in the "
 	    "BIOS, or use a bay)";
+	const struct lab_bench_run	*run = h->bench;
 	const struct lab_bench_disk	*d = NULL;
 	double				 v[2] = { -1, -1 };
 	size_t				 i;
 
-	for (i = 0; h->bench != NULL && i < h->bench->disks.n; i++)
-		if (strcmp(h->bench->disks.v[i].slot, slot) == 0)
-			d = &h->bench->disks.v[i];
+	if (run == NULL)
+		return lab_strdup(base);
+	for (i = 0; i < run->disks.n; i++)
+		if (strcmp(run->disks.v[i].slot, slot) == 0)
+			d = &run->disks.v[i];
 	for (i = 0; d != NULL && i < d->nresults; i++)
 		if (d->results[i].test == LAB_BENCH_SEQ_READ ||
 		    d->results[i].test == LAB_BENCH_SEQ_WRITE)
@@ -340,9 +343,9 @@ ide_message(const struct lab_report_host *h, const char *slot)
 	if (v[0] < 0 || v[1] < 0)
 		return lab_asprintf("%s; measured %.1f MB/s %s (bench run "
 		    "%lld)", base, v[0] < 0 ? v[1] : v[0], v[0] < 0 ? "write" :
-		    "read", (long long)h->bench->id);
+		    "read", (long long)run->id);
 	return lab_asprintf("%s; measured %.1f MB/s read, %.1f MB/s write "
-	    "(bench run %lld)", base, v[0], v[1], (long long)h->bench->id);
+	    "(bench run %lld)", base, v[0], v[1], (long long)run->id);
 }
 
 static int
