@@ -9,6 +9,7 @@
 #include "lab/render.h"
 #include "lab/target.h"
 #include "lab.h"
+#include "history-bench.h"
 #include "since.h"
 
 static void
@@ -372,20 +373,30 @@ history_kept(struct lab_call *call, const char *host, struct lab_err *err)
 	int64_t		 since;
 	int		 known;
 
+	int		 bench = cmd_opt(call, "bench") != NULL;
 	int		 kinds = (cmd_opt(call, "power") != NULL) +
 			    (sensor != NULL || cmd_opt(call, "sensors") != NULL) +
-			    (cmd_opt(call, "sel") != NULL);
+			    (cmd_opt(call, "sel") != NULL) + bench;
 
 	if (host == NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--%s needs a HOST",
 		    cmd_opt(call, "power") ? "power" : cmd_opt(call, "sel") ?
-		    "sel" : sensor ? "sensor" : "sensors"), LAB_EXIT_INPUT;
+		    "sel" : bench ? "bench" : sensor ? "sensor" : "sensors"),
+		    LAB_EXIT_INPUT;
 	if (kinds > 1)
-		return lab_err_set(err, LAB_EXIT_INPUT, "--power, --sensors "
-		    "and --sel are three histories: give one"), LAB_EXIT_INPUT;
+		return lab_err_set(err, LAB_EXIT_INPUT, "--power, --sensors, "
+		    "--sel and --bench are four histories: give one"),
+		    LAB_EXIT_INPUT;
 	if (cmd_inventory(call, &inv, err) == -1 ||
 	    lab_db_host_known(call->db, host, &known, err) == -1)
 		return err->code;
+	/* a host that left the inventory keeps its bench runs */
+	if (bench) {
+		if (cmd_since_time(call, cmd_opt(call, "since"), &since,
+		    err) == -1)
+			return err->code;
+		return cmd_history_bench(call, host, known, since, err);
+	}
 	if (!known) {
 		if (lab_target_resolve(inv, call->argv, 1, 0, &none,
 		    err) == 0) {
@@ -424,16 +435,16 @@ history_run(struct lab_call *call, struct lab_err *err)
 
 	if (cmd_opt(call, "power") != NULL || cmd_opt(call, "sensors") !=
 	    NULL || cmd_opt(call, "sensor") != NULL ||
-	    cmd_opt(call, "sel") != NULL) {
+	    cmd_opt(call, "sel") != NULL || cmd_opt(call, "bench") != NULL) {
 		if (id_s != NULL)
 			return lab_err_set(err, LAB_EXIT_INPUT, "--run is one "
-			    "provisioning run: it takes no --power, --sensors "
-			    "or --sel"), LAB_EXIT_INPUT;
+			    "provisioning run: it takes no --power, --sensors, "
+			    "--sel or --bench"), LAB_EXIT_INPUT;
 		return history_kept(call, host, err);
 	}
 	if (cmd_opt(call, "since") != NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--since goes with "
-		    "--power, --sensors or --sel"), LAB_EXIT_INPUT;
+		    "--power, --sensors, --sel or --bench"), LAB_EXIT_INPUT;
 	if (id_s != NULL && lab_parse_int(id_s, 1, 0x7fffffffL, &v) == -1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--run takes a run "
 		    "number, not '%s'", id_s), LAB_EXIT_INPUT;
@@ -507,7 +518,11 @@ static const struct lab_opt history_opts[] = {
 	  "--sensors)" },
 	{ "sel", NULL, "the host's System Event Log entries kept by lab sel "
 	  "--record, newest first, each once" },
-	{ "since", "WHEN", "with --power, --sensors or --sel: only what was "
+	{ "bench", NULL, "the host's disk bench runs, newest first, then "
+	  "each disk's MB/s per test over its runs, by serial: a disk moved "
+	  "from another slot or host keeps its runs" },
+	{ "since", "WHEN", "with --power, --sensors, --sel or --bench: only "
+	  "what was "
 	  "recorded "
 	  "since WHEN, as lab report --since takes it: a report run id, "
 	  "'2026-11-30T18:00:00Z', '2026-11-30', '24h' or '7d'" },
@@ -519,8 +534,8 @@ static const struct lab_verb history_verbs[] = {
 	  .flags = LAB_VERB_JSON | LAB_VERB_CSV, .run = history_run,
 	  .opts = history_opts,
 	  .summary = "list provisioning runs, newest first; with --power, "
-		"--sensors or --sel, what lab recorded of a host's power, "
-		"sensors and event log" },
+		"--sensors, --sel or --bench, what lab recorded of a host's "
+		"power, sensors, event log and disk benchmarks" },
 	{ .name = NULL },
 };
 

@@ -5,6 +5,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "lab/bench.h"
 #include "lab/db.h"
 #include "lab/err.h"
 #include "lab/str.h"
@@ -73,7 +74,14 @@ struct lab_report_host {
 	size_t			 npower_history;
 	struct lab_report_series *temperatures;	/* by sensor name */
 	size_t			 ntemperatures;
+	/* the Disks section: the host's last done bench run (NULL: none),
+	   and per disk of it its last runs by serial (at most
+	   LAB_REPORT_BENCH_RUNS, oldest first, this one included) */
+	struct lab_bench_run	*bench;
+	struct lab_bench_disks	*bench_history;
 };
+
+#define LAB_REPORT_BENCH_RUNS	20
 
 struct lab_report_port {
 	unsigned long	 ifindex;
@@ -110,6 +118,7 @@ struct lab_report_change {
 
 struct lab_report_finding {
 	char	*severity;	/* "critical", "warning", "info" */
+	char	*kind;		/* a disk's: "slow-disk", ...; else NULL */
 	char	*subject;
 	char	*message;
 };

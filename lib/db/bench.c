@@ -4,6 +4,7 @@
 
 #include "lab/bench.h"
 #include "db-priv.h"
+#include "bench-priv.h"
 
 /*
  * Bench runs with their disks and fio results (migration 010): stored in
@@ -350,4 +351,19 @@ lab_db_bench_last(struct lab_db *db, const char *host,
 		return -1;
 	}
 	return 0;
+}
+
+int
+lab_db_bench_run_disks(struct lab_db *db, int64_t run_id,
+    struct lab_bench_disks *out, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+
+	out->v = NULL;
+	out->n = 0;
+	if (lab_db_prepare(db, "SELECT " DISK_COLS "WHERE d.run_id = ?1 "
+	    "ORDER BY d.id", &st, err) == -1)
+		return -1;
+	sqlite3_bind_int64(st, 1, run_id);
+	return read_disks(db, st, out, err);
 }

@@ -7,6 +7,7 @@
 #include "lab/parse.h"
 #include "history-priv.h"
 #include "report-html-priv.h"
+#include "report-priv.h"
 
 static const char css[] =
 	"body{font:14px/1.45 system-ui,-apple-system,'Segoe UI',sans-serif;"
@@ -193,7 +194,14 @@ findings(const struct lab_report *r, struct lab_buf *b)
 		esc_or(b, f->severity, "unknown");
 		lab_buf_adds(b, "</span></td>");
 		td(b, f->subject, "-");
-		td(b, f->message, "-");
+		if (f->kind != NULL) {
+			lab_buf_adds(b, "<td><span class=\"kind\">");
+			lab_report_esc(b, f->kind);
+			lab_buf_adds(b, "</span>: ");
+			esc_or(b, f->message, "-");
+			lab_buf_adds(b, "</td>");
+		} else
+			td(b, f->message, "-");
 		lab_buf_adds(b, "</tr>\n");
 	}
 	lab_buf_adds(b, "</tbody></table></section>\n");
@@ -585,7 +593,10 @@ lab_report_html(const struct lab_report *r, struct lab_buf *b)
 	when(b, r->generated_at);
 	lab_buf_adds(b, "</p><nav><a href=\"#summary\">Summary</a>"
 	    "<a href=\"#findings\">Findings</a><a href=\"#changes\">Changes</a>"
-	    "<a href=\"#hosts\">Hosts</a><a href=\"#switches\">Switches</a>"
+	    "<a href=\"#hosts\">Hosts</a>");
+	if (lab_report_has_disks(r))
+		lab_buf_adds(b, "<a href=\"#disks\">Disks</a>");
+	lab_buf_adds(b, "<a href=\"#switches\">Switches</a>"
 	    "<a href=\"#audit\">Audit log</a></nav>");
 	lab_report_html_pages(r, b);
 	lab_buf_adds(b, "</header>\n<main>\n");
@@ -593,6 +604,7 @@ lab_report_html(const struct lab_report *r, struct lab_buf *b)
 	findings(r, b);
 	changes(r, b);
 	hosts(r, b);
+	lab_report_disks_html(r, b);
 	switches(r, b);
 	audit(r, b);
 	lab_buf_adds(b, "</main>\n<footer>lab " LAB_VERSION "</footer>\n"

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include "lab/bench-history.h"
 #include "lab/json.h"
 #include "lab/render.h"
 #include "lab/report.h"
@@ -110,6 +111,11 @@ host(struct lab_json *j, const struct lab_report_host *h)
 	}
 	lab_json_arr_end(j);
 	lab_json_kstr(j, "last_run", h->last_run);
+	/* only a host with a done bench run has one */
+	if (h->bench != NULL) {
+		lab_json_key(j, "bench");
+		lab_bench_run_json(j, h->bench);
+	}
 	lab_report_json_history(j, h);
 	lab_json_obj_end(j);
 }
@@ -204,6 +210,9 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 	for (i = 0; i < r->nfindings; i++) {
 		lab_json_obj_begin(&j);
 		lab_json_kstr(&j, "severity", r->findings[i].severity);
+		/* the disk findings' kind: slow-disk, ...; others have none */
+		if (r->findings[i].kind != NULL)
+			lab_json_kstr(&j, "kind", r->findings[i].kind);
 		lab_json_kstr(&j, "subject", r->findings[i].subject);
 		lab_json_kstr(&j, "message", r->findings[i].message);
 		lab_json_obj_end(&j);

@@ -316,6 +316,38 @@ slot_is_ide(const struct lab_model *m, const char *slot)
 	return 0;
 }
 
+/* The IDE-emulation finding, with the disk's measured figures from the
+ * host's last bench when it has one. */
+static char *
+ide_message(const struct lab_report_host *h, const char *slot)
+{
+	static const char base[] = "SSD on an IDE-emulation port: as a cache "
+	    "it runs at a fraction of its speed (set the port to AHCI in the "
+	    "BIOS, or use a bay)";
+	const struct lab_bench_run	*run = h->bench;
+	const struct lab_bench_disk	*d = NULL;
+	double				 v[2] = { -1, -1 };
+	size_t				 i;
+
+	if (run == NULL)
+		return lab_strdup(base);
+	for (i = 0; i < run->disks.n; i++)
+		if (strcmp(run->disks.v[i].slot, slot) == 0)
+			d = &run->disks.v[i];
+	for (i = 0; d != NULL && i < d->nresults; i++)
+		if (d->results[i].test == LAB_BENCH_SEQ_READ ||
+		    d->results[i].test == LAB_BENCH_SEQ_WRITE)
+			v[d->results[i].test] = d->results[i].mb_s;
+	if (v[0] < 0 && v[1] < 0)
+		return lab_strdup(base);
+	if (v[0] < 0 || v[1] < 0)
+		return lab_asprintf("%s; measured %.1f MB/s %s (bench run "
+		    "%lld)", base, v[0] < 0 ? v[1] : v[0], v[0] < 0 ? "write" :
+		    "read", (long long)run->id);
+	return lab_asprintf("%s; measured %.1f MB/s read, %.1f MB/s write "
+	    "(bench run %lld)", base, v[0], v[1], (long long)run->id);
+}
+
 static int
 derive_host(struct lab_report *r, const struct lab_report_host *h)
 {
@@ -346,11 +378,11 @@ derive_host(struct lab_report *r, const struct lab_report_host *h)
 		    !slot_is_ide(m, h->disks[i].slot))
 			continue;
 		subj = lab_asprintf("%s disk %s", h->name, h->disks[i].slot);
-		rc = subj == NULL ? -1 : lab_report_finding_push(r, "warning",
-		    subj, "SSD on an IDE-emulation port: as a cache it runs "
-		    "at a fraction of its speed (set the port to AHCI in the "
-		    "BIOS, or use a bay)");
+		msg = ide_message(h, h->disks[i].slot);
+		rc = subj == NULL || msg == NULL ? -1 :
+		    lab_report_finding_push(r, "warning", subj, msg);
 		free(subj);
+		free(msg);
 	}
 	/*
 	 * A mirror of unequal disks and a disk much slower than its peers
@@ -419,6 +451,26 @@ derive(struct lab_report *r)
 	return sort_findings(r);
 }
 
+/* The Disks section and its findings, with their kind. */
+static int
+disk_findings(struct lab_db *db, struct lab_report *r, struct lab_err *err)
+{
+	struct lab_bench_findings	f = { NULL, 0 };
+	size_t				i;
+	int				rc = 0;
+
+	if (lab_report_disks(db, r, &f, err) == -1)
+		rc = -1;
+	for (i = 0; rc == 0 && i < f.n; i++)
+		if (lab_report_finding_push(r, f.v[i].severity, f.v[i].subject,
+		    f.v[i].message) == -1 ||
+		    (r->findings[r->nfindings - 1].kind =
+		    lab_strdup(f.v[i].kind)) == NULL)
+			rc = lab_err_oom(err);
+	lab_bench_findings_release(&f);
+	return rc;
+}
+
 /* Builds the report. */
 int
 lab_report_build(struct lab_db *db, int64_t now, int64_t since_run,
@@ -438,7 +490,8 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since_run,
 	    load_switches(db, r, &sids, err) == -1 ||
 	    load_ports(db, r, &sids, err) == -1 ||
 	    lab_db_report_findings(db, add_finding, r, err) == -1 ||
-	    lab_db_report_audit(db, add_audit, r, err) == -1)
+	    lab_db_report_audit(db, add_audit, r, err) == -1 ||
+	    disk_findings(db, r, err) == -1)
 		goto out;
 	if (derive(r) == -1) {
 		lab_err_oom(err);
@@ -573,6 +626,7 @@ lab_report_free(struct lab_report *r)
 		free(h->disks);
 		free(h->last_run);
 		lab_report_history_free(h);
+		lab_report_disks_free(h);
 	}
 	free(r->hosts);
 	for (i = 0; i < r->nswitches; i++) {
@@ -603,6 +657,7 @@ lab_report_free(struct lab_report *r)
 	free(r->changes);
 	for (i = 0; i < r->nfindings; i++) {
 		free(r->findings[i].severity);
+		free(r->findings[i].kind);
 		free(r->findings[i].subject);
 		free(r->findings[i].message);
 	}

@@ -7,6 +7,22 @@
 /* Adds a finding; -1 on allocation failure. */
 int	 lab_report_finding_push(struct lab_report *, const char *severity,
 	    const char *subject, const char *message);
+/* Reads each host's last done bench run and its disks' history, and
+ * appends the findings of those runs to *out (disks.c). */
+int	 lab_report_disks(struct lab_db *, struct lab_report *,
+	    struct lab_bench_findings *out, struct lab_err *err);
+/* Frees what lab_report_disks set on h. */
+void	 lab_report_disks_free(struct lab_report_host *h);
+/* The text and markdown Disks sections (disks-text.c): nothing when no
+ * host has a bench run. */
+void	 lab_report_disks_text(const struct lab_report *, struct lab_buf *);
+void	 lab_report_disks_markdown(const struct lab_report *,
+	    struct lab_buf *);
+/* The HTML Disks section (disks-html.c); nothing when no host has a
+ * bench run. */
+void	 lab_report_disks_html(const struct lab_report *, struct lab_buf *);
+/* 1 when some host has a bench run: the report has a Disks section. */
+int	 lab_report_has_disks(const struct lab_report *);
 /* Fills r->snapshot (and r->unknown_macs) from the report and the
  * switches' MAC tables (changes.c). */
 int	 lab_report_snapshot(struct lab_db *, struct lab_report *,

@@ -6,6 +6,7 @@
 #include "lab/render.h"
 #include "lab/report.h"
 #include "lab/text.h"
+#include "report-priv.h"
 
 /*
  * The terminal (text) and Markdown renderers. Both say what is missing
@@ -204,6 +205,7 @@ text_body(const struct lab_report *r, struct lab_buf *b)
 		    h->last_run ? h->last_run : "not provisioned by lab");
 	}
 
+	lab_report_disks_text(r, b);
 	lab_buf_adds(b, "\nSwitches\n");
 	if (r->nswitches == 0)
 		lab_buf_adds(b, "  none in the inventory\n");
@@ -244,8 +246,10 @@ text_body(const struct lab_report *r, struct lab_buf *b)
 	if (r->nfindings == 0)
 		lab_buf_adds(b, "  none\n");
 	for (i = 0; i < r->nfindings; i++)
-		lab_buf_addf(b, "  %-8s %s: %s\n", r->findings[i].severity,
-		    r->findings[i].subject, r->findings[i].message);
+		lab_buf_addf(b, "  %-8s %s: %s%s%s\n", r->findings[i].severity,
+		    r->findings[i].subject, r->findings[i].kind ?
+		    r->findings[i].kind : "", r->findings[i].kind ? ": " : "",
+		    r->findings[i].message);
 
 	lab_buf_adds(b, "\nRecent audit log\n");
 	if (r->naudit == 0)
@@ -417,6 +421,7 @@ lab_report_markdown(const struct lab_report *r, struct lab_buf *b)
 	for (i = 0; i < r->nhosts; i++)
 		md_host(&r->hosts[i], b);
 
+	lab_report_disks_markdown(r, b);
 	lab_buf_adds(b, "\n## Switches\n");
 	if (r->nswitches == 0)
 		lab_buf_adds(b, "\nNone in the inventory.\n");
@@ -455,6 +460,10 @@ lab_report_markdown(const struct lab_report *r, struct lab_buf *b)
 		lab_buf_adds(b, " | ");
 		md(b, r->findings[i].subject);
 		lab_buf_adds(b, " | ");
+		if (r->findings[i].kind != NULL) {
+			md(b, r->findings[i].kind);
+			lab_buf_adds(b, ": ");
+		}
 		md(b, r->findings[i].message);
 		lab_buf_adds(b, " |\n");
 	}
