@@ -9,6 +9,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab/bench-history.h"
 #include "lab/bench-host.h"
 #include "lab/fanout.h"
 #include "lab/json.h"
@@ -325,95 +326,6 @@ result_of(const struct lab_bench_disk *d, enum lab_bench_test t)
 }
 
 static void
-json_num(struct lab_json *j, const char *key, double v, const char *fmt)
-{
-	char	num[64];
-
-	lab_json_key(j, key);
-	snprintf(num, sizeof(num), fmt, v);
-	lab_json_raw(j, num);
-}
-
-static void
-json_count(struct lab_json *j, const char *key, int64_t v)
-{
-	lab_json_key(j, key);
-	if (v < 0)
-		lab_json_null(j);
-	else
-		lab_json_int(j, v);
-}
-
-static void
-json_smart(struct lab_json *j, const struct lab_smart *s)
-{
-	lab_json_obj_begin(j);
-	lab_json_kstr(j, "health", s->health == LAB_SMART_UNKNOWN ? NULL :
-	    lab_smart_health_name(s->health));
-	lab_json_kstr(j, "model", s->model);
-	lab_json_kstr(j, "serial", s->serial);
-	lab_json_kstr(j, "firmware", s->firmware);
-	json_count(j, "reallocated", s->reallocated);
-	json_count(j, "pending", s->pending);
-	json_count(j, "offline_uncorrectable", s->offline_uncorrectable);
-	json_count(j, "power_on_hours", s->power_on_hours);
-	json_count(j, "temperature_c", s->temperature_c);
-	lab_json_kstr(j, "message", s->message);
-	lab_json_obj_end(j);
-}
-
-/* Did the writes run, into a file? */
-static int
-file_writes(const struct lab_bench_disk *d)
-{
-	size_t	i;
-
-	for (i = 0; i < d->nresults; i++)
-		if (d->results[i].target_kind == LAB_BENCH_TARGET_FILE)
-			return 1;
-	return 0;
-}
-
-static void
-json_disk(struct lab_json *j, const struct lab_bench_disk *d)
-{
-	size_t	i;
-
-	lab_json_obj_begin(j);
-	lab_json_kstr(j, "slot", d->slot);
-	lab_json_kstr(j, "device", d->device);
-	lab_json_kstr(j, "serial", d->serial);
-	lab_json_kstr(j, "model", d->model);
-	lab_json_kstr(j, "kind", d->kind);
-	lab_json_kstr(j, "controller", d->controller);
-	lab_json_key(j, "tests");
-	lab_json_arr_begin(j);
-	for (i = 0; i < d->nresults; i++) {
-		const struct lab_bench_result *r = &d->results[i];
-
-		lab_json_obj_begin(j);
-		lab_json_kstr(j, "name", lab_bench_test_name(r->test));
-		json_num(j, "mb_s", r->mb_s, "%.2f");
-		json_num(j, "iops", r->iops, "%.1f");
-		json_num(j, "lat_mean_ms", r->lat_mean_ms, "%.3f");
-		json_num(j, "lat_p99_ms", r->lat_p99_ms, "%.3f");
-		lab_json_kstr(j, "target_kind",
-		    lab_bench_target_name(r->target_kind));
-		lab_json_kstr(j, "target", r->target);
-		lab_json_kstr(j, "why", r->why);
-		lab_json_obj_end(j);
-	}
-	lab_json_arr_end(j);
-	lab_json_key(j, "smart");
-	json_smart(j, &d->smart);
-	/* skipped: a boolean, as everywhere (lab(1), JSON); why: the words */
-	lab_json_key(j, "skipped");
-	lab_json_bool(j, d->skipped != NULL && !file_writes(d));
-	lab_json_kstr(j, "why", d->skipped);
-	lab_json_obj_end(j);
-}
-
-static void
 json_host(struct lab_json *j, const struct lab_bench_host_result *r,
     const struct lab_bench_findings *f)
 {
@@ -441,7 +353,7 @@ json_host(struct lab_json *j, const struct lab_bench_host_result *r,
 	lab_json_key(j, "disks");
 	lab_json_arr_begin(j);
 	for (i = 0; i < r->run.disks.n; i++)
-		json_disk(j, &r->run.disks.v[i]);
+		lab_bench_disk_json(j, &r->run.disks.v[i]);
 	lab_json_arr_end(j);
 	lab_json_key(j, "findings");
 	lab_json_arr_begin(j);

@@ -36,6 +36,18 @@ kcount(struct lab_json *j, const char *key, int64_t v)
 		lab_json_int(j, v);
 }
 
+/* Did the writes run, into a file? */
+static int
+file_writes(const struct lab_bench_disk *d)
+{
+	size_t	i;
+
+	for (i = 0; i < d->nresults; i++)
+		if (d->results[i].target_kind == LAB_BENCH_TARGET_FILE)
+			return 1;
+	return 0;
+}
+
 void
 lab_bench_disk_json(struct lab_json *j, const struct lab_bench_disk *d)
 {
@@ -60,6 +72,10 @@ lab_bench_disk_json(struct lab_json *j, const struct lab_bench_disk *d)
 		knum(j, "iops", "%.1f", r->iops);
 		knum(j, "lat_mean_ms", "%.3f", r->lat_mean_ms);
 		knum(j, "lat_p99_ms", "%.3f", r->lat_p99_ms);
+		lab_json_kstr(j, "target_kind",
+		    lab_bench_target_name(r->target_kind));
+		lab_json_kstr(j, "target", r->target);
+		lab_json_kstr(j, "why", r->why);
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);
@@ -75,8 +91,14 @@ lab_bench_disk_json(struct lab_json *j, const struct lab_bench_disk *d)
 	kcount(j, "offline_uncorrectable", s->offline_uncorrectable);
 	kcount(j, "power_on_hours", s->power_on_hours);
 	kcount(j, "temperature_c", s->temperature_c);
+	lab_json_kstr(j, "message", s->message);
 	lab_json_obj_end(j);
-	lab_json_kstr(j, "skipped", d->skipped);
+	/* skipped: a boolean, as everywhere (lab(1), JSON): the jobs, or
+	   the writes, did not run; why: the words (also for writes into a
+	   file on a mounted disk, which is not a skip) */
+	lab_json_key(j, "skipped");
+	lab_json_bool(j, d->skipped != NULL && !file_writes(d));
+	lab_json_kstr(j, "why", d->skipped);
 	lab_json_obj_end(j);
 }
 

@@ -79,13 +79,14 @@ for r in d:
         "message", "disks"}, r
     for k in r["disks"]:
         assert set(k) == {"slot", "device", "serial", "model", "kind",
-            "controller", "tests", "smart", "skipped"}, k
+            "controller", "tests", "smart", "skipped", "why"}, k
         assert set(k["smart"]) == {"health", "model", "serial", "firmware",
             "reallocated", "pending", "offline_uncorrectable",
-            "power_on_hours", "temperature_c"}, k["smart"]
+            "power_on_hours", "temperature_c", "message"}, k["smart"]
+        assert k["skipped"] in (True, False), k
         for t in k["tests"]:
             assert set(t) == {"name", "mb_s", "iops", "lat_mean_ms",
-                "lat_p99_ms"}, t
+                "lat_p99_ms", "target_kind", "target", "why"}, t
 sdd = [k for k in d[1]["disks"] if k["slot"] == "4"][0]
 assert [t["mb_s"] for t in sdd["tests"]][:2] == [107.1, 11.3], sdd' \
     "$GOLD/history-neo.json" || bad "history neo --json: shape"
