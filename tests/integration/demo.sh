@@ -125,7 +125,7 @@ for cmd in 'power status --all' 'switch discover sg200' \
 	grep -qxF "\$ lab $cmd" "$T/out" || bad "the demo does not run 'lab $cmd'"
 done
 # the quick disk bench (as root, with the disk rig's tools): the throttled
-# disk (slot 2) named slow-disk or slow-write-path, its peers not named;
+# disk (slot 2) named slow-disk or slow-write-path, its peers' writes not;
 # without the rig's tools the demo says it skipped it (LAB_TEST_REQUIRE_SIM=1:
 # a failure)
 sed -n '/^\$ lab bench rig --profile quick --yes$/,/^\$ lab \|^The report is /p' \
@@ -134,8 +134,11 @@ if ( sshd_require && disks_require ) >"$T/rig.why" 2>&1; then
 	[ -s "$T/bench" ] || bad "the demo does not run 'lab bench rig'"
 	grep -E 'slow-(disk|write-path)' "$T/bench" | grep -q '(slot 2)' ||
 		bad "'lab bench rig' names no slow disk in slot 2"
-	grep -E 'slow-(disk|write-path)' "$T/bench" | grep -q '(slot [13])' &&
-		bad "'lab bench rig' names an unthrottled disk slow"
+	# the peers' writes (reads of loop devices are CPU-bound and vary 2x
+	# on a loaded machine)
+	grep -E 'slow-(disk|write-path)' "$T/bench" | grep '(slot [13])' |
+	    grep -q ' writes ' &&
+		bad "'lab bench rig' names an unthrottled disk's writes slow"
 elif [ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ]; then
 	bad "no disk rig for the demo's bench: $(tail -1 "$T/rig.why")"
 else
