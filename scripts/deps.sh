@@ -17,6 +17,10 @@ libjson-c-dev"
 build="$build scdoc"
 # the demo simulates the lab's BMCs with ipmi_sim
 demo="$build openipmi iproute2 util-linux snmpsim snmp"
+# and benches a disk rig (tests/integration/disks.sh: loop devices behind a
+# private sshd; its check wants lvm2 or mdadm too)
+demo="$demo openssh-server openssh-client openssl fio smartmontools e2fsprogs
+python3 lvm2"
 # the real peers the tests run against, and the tools they compare with
 test="$demo freeipmi-tools ipmitool sqlite3 python3 libxml2-utils chromium
 shellcheck netplan.io"

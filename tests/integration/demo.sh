@@ -6,8 +6,9 @@
 # test may then collide with. It must exit 0, every lab command it shows
 # must succeed, and its report must show what the README promises: the
 # report page written, and the changes since the baseline, microserver1
-# powered on -> off and neo's BMC reachable -> unreachable. Nothing it
-# started may be left in the namespace.
+# powered on -> off and neo's BMC reachable -> unreachable; as root, its
+# quick lab bench names the write-throttled disk slow and no other. Nothing
+# it started may be left in the namespace, no loop device or cgroup.
 # sh demo.sh SRCDIR BUILDDIR FIXTURES
 set -eu
 SRC=$1
@@ -26,6 +27,8 @@ ip link set lo up
 . "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/integration/snmp.sh"
+. "$SRC/tests/integration/sshd.sh"
+. "$SRC/tests/integration/disks.sh"
 bmc_require
 snmp_require
 if [ ! -r "$FIX/ciscosb_sg350x-24p.snmprec" ]; then
@@ -73,6 +76,7 @@ rc=0
 TMPDIR=$T LAB_DEMO_BUILD=$BUILD LAB_SHARED=$(dirname "$(dirname "$FIX")") \
     setsid sh "$SRC/scripts/demo.sh" >"$T/out" 2>&1 </dev/null &
 DEMO_PID=$!
+DEMO_LEADER=$DEMO_PID
 harness_track demo "$DEMO_PID" group
 wait "$DEMO_PID" || rc=$?
 DEMO_PID=
@@ -119,6 +123,34 @@ for cmd in 'power status --all' 'switch discover sg200' \
     'provision neo --bond active-backup --bridge br0 --dry-run' \
     'report --runs'; do
 	grep -qxF "\$ lab $cmd" "$T/out" || bad "the demo does not run 'lab $cmd'"
+done
+# the quick disk bench (as root, with the disk rig's tools): the throttled
+# disk (slot 2) named slow-disk or slow-write-path, its peers' writes not;
+# without the rig's tools the demo says it skipped it (LAB_TEST_REQUIRE_SIM=1:
+# a failure)
+sed -n '/^\$ lab bench rig --profile quick --yes$/,/^\$ lab \|^The report is /p' \
+	"$T/out" >"$T/bench"
+if ( sshd_require && disks_require ) >"$T/rig.why" 2>&1; then
+	[ -s "$T/bench" ] || bad "the demo does not run 'lab bench rig'"
+	grep -E 'slow-(disk|write-path)' "$T/bench" | grep -q '(slot 2)' ||
+		bad "'lab bench rig' names no slow disk in slot 2"
+	# the peers' writes (reads of loop devices are CPU-bound and vary 2x
+	# on a loaded machine)
+	grep -E 'slow-(disk|write-path)' "$T/bench" | grep '(slot [13])' |
+	    grep -q ' writes ' &&
+		bad "'lab bench rig' names an unthrottled disk's writes slow"
+elif [ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ]; then
+	bad "no disk rig for the demo's bench: $(tail -1 "$T/rig.why")"
+else
+	grep -q '^--- the disk bench is skipped: ' "$T/out" ||
+		bad "the demo neither benched the rig nor said why not"
+fi
+# the rig is gone: no loop device on the demo's files, no cgroup
+losetup -nO NAME,BACK-FILE 2>/dev/null | grep -F "$T/" >"$T/loops" || :
+[ ! -s "$T/loops" ] || bad "the demo left loop devices: $(cat "$T/loops")"
+for cg in /sys/fs/cgroup/blkio/lab-rig-"$DEMO_LEADER"-rig \
+    /sys/fs/cgroup/lab-rig-"$DEMO_LEADER"-rig; do
+	[ ! -e "$cg" ] || bad "the demo left its cgroup $cg"
 done
 # its peers are gone once it has ended (its own trap stops them)
 in_netns
