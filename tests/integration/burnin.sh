@@ -122,7 +122,16 @@ marked && fail "disk free was not written"
 echo "clean: ok"
 
 # 3. refused, errors and clean in one run
+LAB_REAL=$LAB
+if [ -x /usr/bin/time ]; then	# the peak RSS, printed for the record
+	printf '#!/bin/sh\nexec /usr/bin/time -f %%M -o %s %s "$@"\n' \
+	    "$T/mix.rss" "$LAB_REAL" >"$T/timed-lab"
+	chmod 755 "$T/timed-lab"
+	LAB=$T/timed-lab
+fi
 run mix burnin rig free mounted md1 bad --yes --json
+LAB=$LAB_REAL
+[ ! -s "$T/mix.rss" ] || echo "mix: peak RSS $(tail -1 "$T/mix.rss") KiB"
 [ "$(rc mix)" = 1 ] || { cat "$T/mix.err" >&2; fail "mix: exit $(rc mix), not 1"; }
 python3 - "$T/mix.out" "$D2" "$T/mnt/2" "$KIND" <<'EOF' || fail "mix JSON"
 import json, sys
