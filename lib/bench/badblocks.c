@@ -47,15 +47,36 @@ number(const char *p, size_t n, int64_t *v)
 	return 0;
 }
 
+/* A decimal count at *p, then the text lit; moves *p past both. */
+static int
+count_then(const char **p, const char *lit, int64_t *v)
+{
+	size_t	n = strspn(*p, "0123456789");
+
+	if (number(*p, n, v) == -1 || strncmp(*p + n, lit, strlen(lit)) != 0)
+		return -1;
+	*p += n + strlen(lit);
+	return 0;
+}
+
+/* "N bad blocks found. (R/W/C errors)" */
+static int
+counts(const char *p, int64_t *bad, int64_t *r, int64_t *w, int64_t *c)
+{
+	if (count_then(&p, " bad blocks found. (", bad) == -1 ||
+	    count_then(&p, "/", r) == -1 || count_then(&p, "/", w) == -1 ||
+	    count_then(&p, " errors)", c) == -1)
+		return -1;
+	return 0;
+}
+
 int
 lab_badblocks_parse(const char *out, size_t outlen, const char *err_text,
     const char *where, struct lab_badblocks *bb, struct lab_err *err)
 {
 	const char	*s, *p, *end, *nl;
-	long long	 bad, r, w, c;
+	int64_t		 bad, r, w, c, v;
 	size_t		 line = 0, n;
-	int64_t		 v;
-	int		 used = 0;
 
 	memset(bb, 0, sizeof(*bb));
 	bb->first = -1;
@@ -63,9 +84,7 @@ lab_badblocks_parse(const char *out, size_t outlen, const char *err_text,
 		return lab_err_set(err, LAB_EXIT_PARTIAL, "%s: badblocks did "
 		    "not finish: no \"Pass completed\" summary in what it "
 		    "printed", where);
-	if (sscanf(s, SUMMARY "%lld bad blocks found. (%lld/%lld/%lld "
-	    "errors)%n", &bad, &r, &w, &c, &used) != 4 || used == 0 ||
-	    bad < 0 || r < 0 || w < 0 || c < 0)
+	if (counts(s + strlen(SUMMARY), &bad, &r, &w, &c) == -1)
 		return lab_err_set(err, LAB_EXIT_PARTIAL, "%s: badblocks' "
 		    "summary is not \"Pass completed, N bad blocks found. "
 		    "(R/W/C errors)\"", where);
