@@ -1,0 +1,134 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
+#include <string.h>
+
+#include "lab/burnin.h"
+#include "db-priv.h"
+
+/*
+ * A burn-in stored as a bench run of profile "burnin" (migration 011),
+ * in one transaction: the run, and for a done run each disk with its
+ * burn-in and SMART before and after; a failed run keeps no disk.
+ */
+
+static void
+bind_count(sqlite3_stmt *st, int idx, int64_t v)
+{
+	if (v < 0)
+		sqlite3_bind_null(st, idx);
+	else
+		sqlite3_bind_int64(st, idx, v);
+}
+
+static int
+store_disk(struct lab_db *db, int64_t run_id, const char *host,
+    const struct lab_burnin_disk *bd, sqlite3_stmt *st, struct lab_err *err)
+{
+	const struct lab_bench_disk	*d = &bd->d;
+	const struct lab_smart		*s = &d->smart, *b = &bd->before;
+	int				 ran = bd->result == LAB_BURNIN_CLEAN ||
+					    bd->result == LAB_BURNIN_ERRORS;
+
+	sqlite3_reset(st);
+	sqlite3_clear_bindings(st);
+	sqlite3_bind_int64(st, 1, run_id);
+	lab_db_bind_text(st, 2, d->host != NULL ? d->host : host);
+	lab_db_bind_text(st, 3, d->slot != NULL ? d->slot : "");
+	lab_db_bind_text(st, 4, d->device);
+	lab_db_bind_text(st, 5, d->serial);
+	lab_db_bind_text(st, 6, d->model);
+	lab_db_bind_text(st, 7, d->kind);
+	lab_db_bind_text(st, 8, d->controller);
+	lab_db_bind_text(st, 9, lab_smart_health_name(s->health));
+	lab_db_bind_text(st, 10, s->model);
+	lab_db_bind_text(st, 11, s->serial);
+	lab_db_bind_text(st, 12, s->firmware);
+	bind_count(st, 13, s->reallocated);
+	bind_count(st, 14, s->pending);
+	bind_count(st, 15, s->offline_uncorrectable);
+	bind_count(st, 16, s->power_on_hours);
+	bind_count(st, 17, s->temperature_c);
+	lab_db_bind_text(st, 18, s->message);
+	lab_db_bind_text(st, 19, bd->result == LAB_BURNIN_FAILED ?
+	    bd->message : d->skipped);
+	if (bd->result != LAB_BURNIN_PLANNED)
+		lab_db_bind_text(st, 20, lab_burnin_result_name(bd->result));
+	lab_db_bind_text(st, 21, d->burnin.method);
+	if (ran) {
+		bind_count(st, 22, d->burnin.errors);
+		lab_db_bind_text(st, 23, d->burnin.detail);
+		sqlite3_bind_int64(st, 24, bd->elapsed_ms);
+	}
+	if (bd->result != LAB_BURNIN_REFUSED) {
+		lab_db_bind_text(st, 25, lab_smart_health_name(b->health));
+		bind_count(st, 26, b->reallocated);
+		bind_count(st, 27, b->pending);
+		bind_count(st, 28, b->offline_uncorrectable);
+	}
+	if (sqlite3_step(st) != SQLITE_DONE)
+		return lab_db_fail(db, err, "store burn-in disk");
+	return 0;
+}
+
+int
+lab_db_burnin_store(struct lab_db *db, const struct lab_burnin_host *h,
+    int64_t started_at, int64_t finished_at, int64_t *run_id,
+    struct lab_err *err)
+{
+	sqlite3_stmt	*st = NULL, *dst = NULL;
+	int64_t		 id;
+	size_t		 i;
+
+	if (h->host == NULL || *h->host == '\0')
+		return lab_err_set(err, LAB_EXIT_INPUT, "burn-in without a "
+		    "host");
+	if (lab_db_begin(db, err) == -1)
+		return -1;
+	if (lab_db_prepare(db, "INSERT INTO bench_runs (host, profile, "
+	    "started_at, finished_at, status, message) VALUES (?1, 'burnin', "
+	    "?2, ?3, ?4, ?5)", &st, err) == -1)
+		goto fail;
+	lab_db_bind_text(st, 1, h->host);
+	sqlite3_bind_int64(st, 2, started_at);
+	if (finished_at > 0)
+		sqlite3_bind_int64(st, 3, finished_at);
+	lab_db_bind_text(st, 4, lab_bench_status_name(h->status));
+	lab_db_bind_text(st, 5, h->status == LAB_BENCH_FAILED ? h->err.msg :
+	    NULL);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		lab_db_fail(db, err, "store burn-in run");
+		goto fail;
+	}
+	id = sqlite3_last_insert_rowid(db->h);
+	/* a failed run keeps no partial result */
+	if (h->status == LAB_BENCH_DONE && h->ndisks > 0) {
+		if (lab_db_prepare(db, "INSERT INTO bench_disks (run_id, host, "
+		    "slot, device, serial, model, kind, controller, "
+		    "smart_health, smart_model, smart_serial, smart_firmware, "
+		    "reallocated, pending, offline_uncorrectable, "
+		    "power_on_hours, temperature_c, smart_message, skipped, "
+		    "burnin_result, burnin_method, burnin_errors, "
+		    "burnin_detail, burnin_ms, before_health, "
+		    "before_reallocated, before_pending, "
+		    "before_offline_uncorrectable) VALUES (?1, ?2, ?3, ?4, ?5, "
+		    "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
+		    "?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
+		    &dst, err) == -1)
+			goto fail;
+		for (i = 0; i < h->ndisks; i++)
+			if (store_disk(db, id, h->host, &h->disks[i], dst,
+			    err) == -1)
+				goto fail;
+	}
+	sqlite3_finalize(st);
+	sqlite3_finalize(dst);
+	if (lab_db_commit(db, err) == -1)
+		return -1;
+	*run_id = id;
+	return 0;
+fail:
+	sqlite3_finalize(st);
+	sqlite3_finalize(dst);
+	lab_db_rollback(db);
+	return -1;
+}
