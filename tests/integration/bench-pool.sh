@@ -13,7 +13,8 @@
 #  2. --dry-run: the plan (4 datasets, the fio command), nothing created;
 #  3. --set compression=off,on --set primarycache=all,metadata --repeat 2
 #     --yes: 4 rows with figures, the run and its 16 rows stored, no
-#     lab-bench dataset left; --json: the documented shape;
+#     lab-bench dataset left; --json: the documented shape, and the
+#     report's pool_benchmarks (the same object) and Pool settings table;
 #  4. the sessions killed mid-fio (the listener lives): exit 1, the run
 #     stored as failed with no row, the dataset destroyed over a new
 #     connection; the sshd killed (no new connection): exit 1, the exact
@@ -202,6 +203,18 @@ for s in j["settings"]:
 print("json: ok")
 EOF
 none_left "--json"
+# the report: the latest done run of the host and pool (run 2)
+run rjson report --format json
+[ "$(rc rjson)" = 0 ] || fail "report: $(cat "$T/rjson.err")"
+python3 - "$T/rjson.out" "$T/json.out" <<'EOF' || fail "the report's pool_benchmarks"
+import json, sys
+r = json.load(open(sys.argv[1]))
+j = json.load(open(sys.argv[2]))
+assert r["pool_benchmarks"] == [j], r.get("pool_benchmarks")
+EOF
+run rhtml report --format html
+has rhtml.out '<section id="pools"><h2>Pool settings</h2>'
+has rhtml.out '<td>compression=on</td><td class="num">[0-9.]* ±'
 
 # 4. the link dropped mid-fio
 drop() {	# NAME KILL: kill the sessions (or the sshd) once fio runs

@@ -2,7 +2,9 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Every option a handler asks for exists: cmd_opt(call, "NAME") in a
 cmd/ file names an option of a lab_opt table that the file defines or
-that its verbs use (a shared set such as cmd_bmc_opts of cmd/bmc.c), so
+that its verbs use (a shared set such as cmd_bmc_opts of cmd/bmc.c), or
+that cmd/NOUN.c defines for a cmd/NOUN-PART.c (a verb's handlers split
+over files: cmd/bench-pool.c reads cmd/bench.c's options), so
 a typo fails here instead of reading as "not given" at run time.
 
 usage: opts.py SRCDIR
@@ -29,7 +31,11 @@ def main():
     bad, asked = [], 0
     for p, s in texts.items():
         known = set()
-        for t in set(USES.findall(s)) | {n for n, _ in TABLE.findall(s)}:
+        names = set(USES.findall(s)) | {n for n, _ in TABLE.findall(s)}
+        base = re.sub(r"-[^/]*\.c$", ".c", p)
+        if base != p and base in texts:
+            names |= {n for n, _ in TABLE.findall(texts[base])}
+        for t in names:
             known |= tables.get(t, set())
         for m in ASK.finditer(s):
             asked += 1
