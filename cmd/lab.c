@@ -531,12 +531,12 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 			exit(LAB_EXIT_OK);
 		}
 		if (c >= OPT_VERB) {
-			const struct lab_opt	*o = c - OPT_VERB < LAB_MAX_OPTS ?
-			    &v->opts[c - OPT_VERB] :
-			    &v->shared_opts[c - OPT_VERB - LAB_MAX_OPTS];
+			const struct lab_opt	*set = c - OPT_VERB < LAB_MAX_OPTS ?
+			    v->opts : v->shared_opts;
+			int			 k = (c - OPT_VERB) % LAB_MAX_OPTS;
 
 			call->opt[c - OPT_VERB] = optarg ? optarg : "";
-			if (!o->repeat)
+			if (set == NULL || !set[k].repeat)
 				continue;
 			if (call->nrep == LAB_MAX_REPEATS) {
 				fprintf(stderr, "lab: %s: more than %d values of "

@@ -248,15 +248,15 @@ lab_pool_sets_props(const struct lab_pool_sets *s)
  * ARC (--profile full) is past it.
  */
 static const struct {
-	enum lab_bench_test	 test;
 	const char		*rw;
 	const char		*bs;
+	enum lab_bench_test	 test;
 	int			 fsync;
 } pool_jobs[] = {
-	{ LAB_BENCH_SEQ_WRITE, "write", "1M", 1 },
-	{ LAB_BENCH_SEQ_READ, "read", "1M", 0 },
-	{ LAB_BENCH_RAND_READ, "randread", "4k", 0 },
-	{ LAB_BENCH_RAND_WRITE, "randwrite", "4k", 1 },
+	{ "write", "1M", LAB_BENCH_SEQ_WRITE, 1 },
+	{ "read", "1M", LAB_BENCH_SEQ_READ, 0 },
+	{ "randread", "4k", LAB_BENCH_RAND_READ, 0 },
+	{ "randwrite", "4k", LAB_BENCH_RAND_WRITE, 1 },
 };
 
 int

@@ -128,6 +128,8 @@ read_rows(struct lab_db *db, struct lab_pool_run *run, struct lab_err *err)
 			if ((c->set = lab_db_text(st, 1)) == NULL)
 				break;
 		}
+		if (run->combos == NULL || run->ncombos == 0)
+			break;
 		c = &run->combos[run->ncombos - 1];
 		w = lab_db_text(st, 2);
 		test = lab_bench_test_parse(w);
