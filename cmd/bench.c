@@ -12,7 +12,7 @@ static const struct lab_opt bench_opts[] = {
 	{ "pool", "NAME", "bench a scratch dataset of the ZFS pool NAME for "
 	  "each combination of the --set values" },
 	{ "set", "PROP=V1,V2", "with --pool: a ZFS property and the values "
-	  "to compare (repeatable)" },
+	  "to compare (repeatable)", NULL, 0, 1 },
 	{ "repeat", "N", "with --pool: runs of each combination (default 3)" },
 	{ "runtime", "S", "seconds a fio job runs instead of the profile's "
 	  "(1-3600)" },

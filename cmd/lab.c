@@ -94,6 +94,49 @@ cmd_opt(const struct lab_call *call, const char *name)
 	return NULL;
 }
 
+/* The index of option name in call->opt, or -1. */
+static int
+opt_index(const struct lab_call *call, const char *name)
+{
+	const struct lab_opt	*o = call->verb->opts;
+	size_t			 i;
+
+	for (i = 0; o != NULL && o[i].name != NULL; i++)
+		if (strcmp(o[i].name, name) == 0)
+			return (int)i;
+	o = call->verb->shared_opts;
+	for (i = 0; o != NULL && o[i].name != NULL; i++)
+		if (strcmp(o[i].name, name) == 0)
+			return LAB_MAX_OPTS + (int)i;
+	return -1;
+}
+
+/* How many values a repeatable option was given. */
+size_t
+cmd_opt_n(const struct lab_call *call, const char *name)
+{
+	int	k = opt_index(call, name);
+	size_t	i, n = 0;
+
+	for (i = 0; k >= 0 && i < call->nrep; i++)
+		if (call->rep_opt[i] == k)
+			n++;
+	return n;
+}
+
+/* The j-th value of a repeatable option, NULL past the end. */
+const char *
+cmd_opt_i(const struct lab_call *call, const char *name, size_t j)
+{
+	int	k = opt_index(call, name);
+	size_t	i;
+
+	for (i = 0; k >= 0 && i < call->nrep; i++)
+		if (call->rep_opt[i] == k && j-- == 0)
+			return call->rep[i];
+	return NULL;
+}
+
 /* Opens the database for the call. */
 int
 cmd_db(struct lab_call *call, int flags, struct lab_err *err)
@@ -488,7 +531,21 @@ parse_opts(struct lab_call *call, int argc, char **argv)
 			exit(LAB_EXIT_OK);
 		}
 		if (c >= OPT_VERB) {
+			const struct lab_opt	*set = c - OPT_VERB < LAB_MAX_OPTS ?
+			    v->opts : v->shared_opts;
+			int			 k = (c - OPT_VERB) % LAB_MAX_OPTS;
+
 			call->opt[c - OPT_VERB] = optarg ? optarg : "";
+			if (set == NULL || !set[k].repeat)
+				continue;
+			if (call->nrep == LAB_MAX_REPEATS) {
+				fprintf(stderr, "lab: %s: more than %d values of "
+				    "repeated options\n", call->label,
+				    LAB_MAX_REPEATS);
+				return -1;
+			}
+			call->rep_opt[call->nrep] = c - OPT_VERB;
+			call->rep[call->nrep++] = call->opt[c - OPT_VERB];
 			continue;
 		}
 		switch (c) {

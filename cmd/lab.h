@@ -14,6 +14,7 @@
 
 #define LAB_ARGS_ANY	(-1)
 #define LAB_MAX_OPTS	16
+#define LAB_MAX_REPEATS	32	/* values of repeatable options */
 
 /* What a verb accepts and does; the dispatcher checks these first. */
 enum lab_verb_flags {
@@ -35,6 +36,8 @@ struct lab_opt {
 	   NULL; and whether it may be a file's path too */
 	const char *const *values;
 	int		 files;
+	int		 repeat;	/* may be given more than once: every
+					   value kept (cmd_opt_n, cmd_opt_i) */
 };
 
 struct lab_call;
@@ -66,6 +69,10 @@ struct lab_call {
 	int			 argc;		/* positional words */
 	char			**argv;
 	const char		*opt[2 * LAB_MAX_OPTS];	/* opts, then shared_opts */
+	/* the values of repeatable options, in the order given */
+	const char		*rep[LAB_MAX_REPEATS];
+	int			 rep_opt[LAB_MAX_REPEATS];	/* opt index */
+	size_t			 nrep;
 	const char		*db_path;
 	const char		*cred_path;
 	int			 json;
@@ -120,6 +127,11 @@ const char	*cmd_setting(enum lab_config_key);
 
 /* The value of a verb option, NULL when not given ("" for a flag). */
 const char	*cmd_opt(const struct lab_call *, const char *name);
+/* How many times a repeatable option was given, and its i-th value
+   (NULL past the end); cmd_opt() gives the last. */
+size_t		 cmd_opt_n(const struct lab_call *, const char *name);
+const char	*cmd_opt_i(const struct lab_call *, const char *name,
+		    size_t i);
 /* Opens the database for the call (kept in call->db). */
 int		 cmd_db(struct lab_call *, int flags, struct lab_err *);
 /* Opens the database and loads the inventory. */

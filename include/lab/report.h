@@ -155,6 +155,10 @@ struct lab_report {
 	int				 paged;
 	char				*page_prev;	/* NULL: none */
 	char				*page_next;	/* NULL: none yet */
+	/* The latest done pool settings run of each host and pool
+	 * (lab bench --pool; include/lab/bench-pool.h). */
+	struct lab_pool_run		*pools;
+	size_t				 npools;
 };
 
 /* The summary counts every renderer shows. */

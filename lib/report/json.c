@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include "lab/bench-history.h"
+#include "lab/bench-pool.h"
 #include "lab/json.h"
 #include "lab/render.h"
 #include "lab/report.h"
@@ -232,6 +233,13 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 		lab_json_obj_end(&j);
 	}
 	lab_json_arr_end(&j);
+	if (r->npools > 0) {	/* only when a pool was benched */
+		lab_json_key(&j, "pool_benchmarks");
+		lab_json_arr_begin(&j);
+		for (i = 0; i < r->npools; i++)
+			lab_pool_run_json(&j, &r->pools[i]);
+		lab_json_arr_end(&j);
+	}
 	lab_json_obj_end(&j);
 	lab_json_end(&j);
 }

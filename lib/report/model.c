@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/bench-pool.h"
 #include "lab/model.h"
 #include "lab/render.h"
 #include "lab/report.h"
@@ -491,7 +492,8 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since_run,
 	    load_ports(db, r, &sids, err) == -1 ||
 	    lab_db_report_findings(db, add_finding, r, err) == -1 ||
 	    lab_db_report_audit(db, add_audit, r, err) == -1 ||
-	    disk_findings(db, r, err) == -1)
+	    disk_findings(db, r, err) == -1 ||
+	    lab_db_pool_latest(db, &r->pools, &r->npools, err) == -1)
 		goto out;
 	if (derive(r) == -1) {
 		lab_err_oom(err);
@@ -599,6 +601,9 @@ lab_report_free(struct lab_report *r)
 
 	if (r == NULL)
 		return;
+	for (i = 0; i < r->npools; i++)
+		lab_pool_run_release(&r->pools[i]);
+	free(r->pools);
 	for (i = 0; i < r->nhosts; i++) {
 		h = &r->hosts[i];
 		free(h->name);

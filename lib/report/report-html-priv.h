@@ -36,6 +36,9 @@ void	lab_report_svg_panel(const struct lab_report_switch *,
 void	lab_report_svg_storage(const struct lab_report_host *,
 	    struct lab_buf *);
 
+/* The pool settings tables, a section (pool.c); nothing without one. */
+void	lab_report_html_pools(const struct lab_report *, struct lab_buf *);
+
 /* The HTML of a "next" link to name (percent-encoded), or "none yet"
  * (pages.c). */
 void	lab_report_next_link(struct lab_buf *, const char *name);

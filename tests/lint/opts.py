@@ -16,7 +16,7 @@ import sys
 
 TABLE = re.compile(r"struct lab_opt\s+(\w+)\[\]\s*=\s*\{(.*?)\n\};", re.S)
 ENTRY = re.compile(r'\{\s*"([a-z0-9-]+)"')
-ASK = re.compile(r'cmd_opt\(\s*\w+\s*,\s*"([^"]*)"\s*\)')
+ASK = re.compile(r'cmd_opt(?:_n|_i)?\(\s*\w+\s*,\s*"([^"]*)"\s*[,)]')
 USES = re.compile(r"\.(?:opts|shared_opts)\s*=\s*(\w+)")
 
 

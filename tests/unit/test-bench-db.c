@@ -89,7 +89,7 @@ test_migrate(void)
 	CHECK(lab_db_open(path, 0, &db, &err) == 0);
 	if (db == NULL)
 		return;
-	/* 10 or later: 011 (lab burnin) rebuilds these tables */
+	/* every later migration too */
 	CHECK(sql_int(db, "PRAGMA user_version") == lab_db_schema_version());
 	CHECK(lab_db_schema_version() >= 10);
 	CHECK(sql_int(db, "SELECT count(*) FROM sqlite_master WHERE name IN "
