@@ -98,6 +98,7 @@ has st1.out "box *on"
 ok
 
 check_box "$V" || fail "the machine as built"
+check_smart_ata "$V" || fail "SMART of the ATA disk"
 ok
 
 # --- clean before each case: the snapshot, disks reverted ---------------
@@ -137,7 +138,7 @@ case_raid10_lvm()
 	vm_restore "$V" || fail "restore before md-raid10"
 	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
 	t=$(now)
-	run prov-md provision box --layout md-raid10 --yes
+	run prov-md provision box --layout md-raid10 --disks 1,2,3,4 --yes
 	[ "$(rc prov-md)" = 0 ] ||
 	    fail "provision md-raid10 rc $(rc prov-md): $(cat "$T/prov-md.err")"
 	took "lab provision box --layout md-raid10" $(($(now) - t))
@@ -230,7 +231,7 @@ case_zfs_no_module()
 	vm_restore "$V" || fail "restore before zfs without its module"
 	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
 	vm_ssh "$V" 'rmmod zfs' </dev/null || fail "rmmod zfs in the guest"
-	run prov-nomod provision box --layout raid10 --yes
+	run prov-nomod provision box --layout raid10 --disks 1,2,3,4 --yes
 	[ "$(rc prov-nomod)" = 1 ] || fail "provision with no zfs module" \
 	    "rc $(rc prov-nomod): $(cat "$T/prov-nomod.err")"
 	has prov-nomod.err "'zpool upgrade -v' failed (exit 1): The ZFS modules are not loaded"
@@ -249,9 +250,9 @@ if provision_ready; then
 	case_bond_bridge
 	case_rollback
 	if [ "$LAB_VM_ZFS" = 1 ]; then
-		case_zfs raid10 check_zfs_raid10
+		case_zfs raid10 check_zfs_raid10 --disks 1,2,3,4
 		# slot 5 of box.yaml: the SSD
-		case_zfs raidz1 check_zfs_raidz1_cache --cache 5
+		case_zfs raidz1 check_zfs_raidz1_cache --disks 1,2,3,4 --cache 5
 		case_zfs_no_module
 	fi
 fi
