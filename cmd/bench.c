@@ -14,6 +14,14 @@ static const struct lab_opt bench_opts[] = {
 	{ "set", "PROP=V1,V2", "with --pool: a ZFS property and the values "
 	  "to compare (repeatable)" },
 	{ "repeat", "N", "with --pool: runs of each combination (default 3)" },
+	{ "runtime", "S", "seconds a fio job runs instead of the profile's "
+	  "(1-3600)" },
+	{ "timeout", "S", "the deadline of one disk's fio jobs in seconds "
+	  "(default: their time plus 120 s)" },
+	{ "fanout", "N", "hosts benched at once (default 64)" },
+	{ "accept-new", NULL, "trust and record an unknown SSH host key" },
+	{ "verbose", NULL, "one line a failed host on stderr instead of the "
+	  "folded summary" },
 	{ NULL, NULL, NULL },
 };
 

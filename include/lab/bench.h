@@ -184,6 +184,9 @@ struct lab_bench_job_target {
 	uint64_t		 file_size;	/* a file's size, bytes */
 	int			 read_only;	/* no write job, ever */
 	const char		*why;		/* why read-only, or a file */
+	int			 runtime_s;	/* seconds a job instead of the
+						   profile's (1-3600); 0: the
+						   profile's */
 };
 
 /* The fio command line built for one target. */

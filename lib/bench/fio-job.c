@@ -121,6 +121,9 @@ lab_bench_jobs_build(enum lab_bench_profile profile,
 		    "profile %d", (int)profile);
 	if (check_target(t, err) == -1)
 		return -1;
+	if (t->runtime_s < 0 || t->runtime_s > 3600)
+		return lab_err_set(err, LAB_EXIT_INPUT, "bench: a job of %d s: "
+		    "give 1 to 3600", t->runtime_s);
 	size = cap;
 	if (t->kind == LAB_BENCH_TARGET_FILE && t->file_size < cap)
 		size = t->file_size / MIB * MIB;
@@ -135,11 +138,13 @@ lab_bench_jobs_build(enum lab_bench_profile profile,
 	if (t->kind == LAB_BENCH_TARGET_DEVICE)
 		opt(&b, "allow_file_create", "0");
 	opt(&b, "time_based", NULL);
-	if (profile == LAB_BENCH_FULL) {
+	if (profile == LAB_BENCH_FULL)
 		opt(&b, "ramp_time", "5");
-		opt(&b, "runtime", "60");
+	if (t->runtime_s > 0) {
+		snprintf(num, sizeof(num), "%d", t->runtime_s);
+		opt(&b, "runtime", num);
 	} else
-		opt(&b, "runtime", "10");
+		opt(&b, "runtime", profile == LAB_BENCH_FULL ? "60" : "10");
 	if (t->read_only)
 		opt(&b, "readonly", NULL);
 	for (i = 0; i < LAB_BENCH_NTESTS; i++) {

@@ -2,8 +2,10 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 """Every option a handler asks for exists: cmd_opt(call, "NAME") in a
 cmd/ file names an option of a lab_opt table that the file defines or
-that its verbs use (a shared set such as cmd_bmc_opts of cmd/bmc.c), so
-a typo fails here instead of reading as "not given" at run time.
+that its verbs use (a shared set such as cmd_bmc_opts of cmd/bmc.c), or,
+for a part of a command (cmd/bench-disks.c including "bench.h"), that the
+command's own file (cmd/bench.c) uses, so a typo fails here instead of
+reading as "not given" at run time.
 
 usage: opts.py SRCDIR
 """
@@ -29,7 +31,15 @@ def main():
     bad, asked = [], 0
     for p, s in texts.items():
         known = set()
-        for t in set(USES.findall(s)) | {n for n, _ in TABLE.findall(s)}:
+        used = set(USES.findall(s)) | {n for n, _ in TABLE.findall(s)}
+        # cmd/NAME-PART.c including "NAME.h": the verbs of cmd/NAME.c
+        base = os.path.basename(p)
+        if "-" in base:
+            name = base.split("-", 1)[0]
+            whole = os.path.join(os.path.dirname(p), name + ".c")
+            if ('#include "%s.h"' % name) in s and whole in texts:
+                used |= set(USES.findall(texts[whole]))
+        for t in used:
             known |= tables.get(t, set())
         for m in ASK.finditer(s):
             asked += 1
