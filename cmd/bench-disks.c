@@ -362,6 +362,18 @@ json_smart(struct lab_json *j, const struct lab_smart *s)
 	lab_json_obj_end(j);
 }
 
+/* Did the writes run, into a file? */
+static int
+file_writes(const struct lab_bench_disk *d)
+{
+	size_t	i;
+
+	for (i = 0; i < d->nresults; i++)
+		if (d->results[i].target_kind == LAB_BENCH_TARGET_FILE)
+			return 1;
+	return 0;
+}
+
 static void
 json_disk(struct lab_json *j, const struct lab_bench_disk *d)
 {
@@ -394,7 +406,10 @@ json_disk(struct lab_json *j, const struct lab_bench_disk *d)
 	lab_json_arr_end(j);
 	lab_json_key(j, "smart");
 	json_smart(j, &d->smart);
-	lab_json_kstr(j, "skipped", d->skipped);
+	/* skipped: a boolean, as everywhere (lab(1), JSON); why: the words */
+	lab_json_key(j, "skipped");
+	lab_json_bool(j, d->skipped != NULL && !file_writes(d));
+	lab_json_kstr(j, "why", d->skipped);
 	lab_json_obj_end(j);
 }
 
@@ -413,6 +428,8 @@ json_host(struct lab_json *j, const struct lab_bench_host_result *r,
 		lab_json_null(j);
 	lab_json_key(j, "ok");
 	lab_json_bool(j, r->ok);
+	lab_json_key(j, "skipped");	/* a named host is always worked */
+	lab_json_bool(j, 0);
 	lab_json_kstr(j, "error", r->ok ? NULL : r->err.msg);
 	lab_json_kstr(j, "reason", r->ok ? NULL : lab_err_reason(&r->err));
 	lab_json_kstr(j, "status", lab_bench_status_name(r->run.status));

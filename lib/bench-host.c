@@ -5,6 +5,7 @@
  * each other: the inventory's controller is not trusted to name every
  * shared path), the hosts at once through the fan-out engine.
  */
+#include <errno.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -230,7 +231,7 @@ file_room(struct lab_ssh *s, const char *host, const char *mount,
 	struct lab_bench_output	 o;
 	struct lab_buf		 cmd;
 	unsigned long long	 kib;
-	const char		*nl;
+	char			*end;
 	int			 rc;
 
 	*ret = 0;
@@ -246,10 +247,14 @@ file_room(struct lab_ssh *s, const char *host, const char *mount,
 	lab_buf_release(&cmd);
 	if (rc == -1)
 		return -1;
-	if (o.exit_status == 0 && o.out != NULL &&
-	    sscanf(o.out, "%llu", &kib) == 1 &&
-	    ((nl = strchr(o.out, '\n')) == NULL || nl[1] == '\0'))
-		*ret = (uint64_t)kib * 1024 / 2;
+	if (o.exit_status == 0 && o.out != NULL && o.out[0] >= '0' &&
+	    o.out[0] <= '9') {
+		errno = 0;
+		kib = strtoull(o.out, &end, 10);
+		if (errno == 0 && (*end == '\0' || (*end == '\n' &&
+		    end[1] == '\0')) && kib < (1ULL << 50))
+			*ret = (uint64_t)kib * 1024 / 2;
+	}
 	lab_bench_output_free(&o);
 	return 0;
 }
