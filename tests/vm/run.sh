@@ -257,6 +257,43 @@ if provision_ready; then
 	fi
 fi
 
+# --- disk benchmarks (lab bench, issue 18) -------------------------------
+
+# The four bench disks of box.yaml, 16 fio jobs of 10 s (quick), each
+# disk at VM_BENCH_BPS and VM_BENCH_IOPS: slot 6 (virtio, writes
+# throttled to VM_THROTTLE_BPS, the seed's 11.3 MB/s), 7 (ATA on the ICH9
+# AHCI, SMART), 8 and 9 (virtio, its peers). The throttled disk is
+# measured and flagged, its peers are not, the ATA disk's SMART is read,
+# the run is stored.
+case_bench()
+{
+	vm_restore "$V" || fail "restore before bench"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	t=$(now)
+	run bench bench box 6 7 8 9 --profile quick --yes --json
+	[ "$(rc bench)" = 0 ] ||
+	    fail "lab bench rc $(rc bench): $(cat "$T/bench.err")"
+	took "lab bench box 6 7 8 9 --profile quick (16 jobs)" $(($(now) - t))
+	python3 "$SRC/tests/vm/bench-check.py" "$T/bench.out" \
+	    "$VM_THROTTLE_BPS" 6 8,9 "7:$VM_IDE_SERIAL" >"$T/bench.check" ||
+	    fail "lab bench's JSON (in $T/bench.out)"
+	echo "vm: bench: $(cat "$T/bench.check")" >&2
+	# stored: one run, done, four disks, 16 results, the ATA disk by
+	# its serial
+	sqlite3 "$LAB_DB" "SELECT r.status, count(DISTINCT d.id),
+	    count(x.test), group_concat(DISTINCT d.serial)
+	    FROM bench_runs r JOIN bench_disks d ON d.run_id = r.id
+	    LEFT JOIN bench_results x ON x.disk_id = d.id
+	    WHERE r.host = 'box' GROUP BY r.id" >"$T/bench.db" ||
+	    fail "read the bench run back from $LAB_DB"
+	grep -Eq '^done\|4\|16\|' "$T/bench.db" ||
+	    fail "stored bench run: $(cat "$T/bench.db")"
+	grep -Eq "[|,]$VM_IDE_SERIAL(,|\$)" "$T/bench.db" ||
+	    fail "serial $VM_IDE_SERIAL not stored: $(cat "$T/bench.db")"
+	ok
+}
+case_bench
+
 # --- power off ------------------------------------------------------------
 
 # Power off and on again: the VM starts from the snapshot, clean.
