@@ -292,6 +292,22 @@ test_smart(void)
 	lab_smart_release(&s);
 	free(t);
 
+	/* qemu's emulated ATA disk (tests/vm), recorded for real: health
+	 * passed, attribute 5 present, 197 and 198 absent */
+	t = slurp("smart/qemu-ide.json", &len);
+	CHECK(lab_smart_parse(t, len, "box:/dev/sdb", &s, fresh(&err)) == 0);
+	CHECK(s.health == LAB_SMART_PASSED);
+	CHECK_STR(s.model, "QEMU HARDDISK");
+	CHECK_STR(s.serial, "LABIDE01");
+	CHECK_STR(s.firmware, "2.5+");
+	CHECK(s.reallocated == 0);
+	CHECK(s.pending == -1 && s.offline_uncorrectable == -1);
+	CHECK(s.power_on_hours == 1);
+	CHECK(s.temperature_c == 31);
+	CHECK(s.message == NULL);
+	lab_smart_release(&s);
+	free(t);
+
 	/* a loop device: no SMART, smartctl's own message, not an error */
 	t = slurp("smart/loop-no-smart.json", &len);
 	CHECK(lab_smart_parse(t, len, "rig:/dev/loop0", &s, fresh(&err)) == 0);

@@ -13,6 +13,7 @@
 #	check_zfs_raid10 DIR [POOL]	a ZFS pool of two mirrors over the 4 disks
 #	check_zfs_raidz1_cache DIR [POOL]  raidz1 over the 4 disks, the SSD
 #					as its L2ARC
+#	check_smart_ata DIR		the ATA disk answers smartctl -j: passed
 
 _ck_fail() { echo "checks.sh: $*" >&2; return 1; }
 
@@ -43,15 +44,18 @@ check_box()
 	_ck_run "$1" 'hostname; passwd -S root' || return 1
 	_ck_has "$1" '^box$' || return 1
 	_ck_has "$1" '^root L ' || return 1	# root's password is locked
-	# four virtio data disks and an SSD, by their stable names
+	# four virtio data disks, an SSD, three virtio bench disks and an
+	# ATA disk, by their stable names
 	_ck_run "$1" 'for d in virtio-lab-d1 virtio-lab-d2 virtio-lab-d3 \
-	    virtio-lab-d4 scsi-0QEMU_QEMU_HARDDISK_lab-ssd; do
+	    virtio-lab-d4 virtio-lab-d5 virtio-lab-d6 virtio-lab-d7 \
+	    scsi-0QEMU_QEMU_HARDDISK_lab-ssd ata-QEMU_HARDDISK_LABIDE01; do
 		printf "%s %s\n" $d $(basename $(readlink -f /dev/disk/by-id/$d))
 	    done; lsblk -dnbo NAME,ROTA,SIZE' || return 1
-	for _ckn in 1 2 3 4; do
-		_ck_has "$1" "^virtio-lab-d$_ckn vd[b-e]\$" || return 1
+	for _ckn in 1 2 3 4 5 6 7; do
+		_ck_has "$1" "^virtio-lab-d$_ckn vd[b-h]\$" || return 1
 	done
 	_ck_has "$1" '^scsi-0QEMU_QEMU_HARDDISK_lab-ssd sd[a-z]$' || return 1
+	_ck_has "$1" '^ata-QEMU_HARDDISK_LABIDE01 sd[a-z]$' || return 1
 	_ck_has "$1" '^sd[a-z] +0 ' || return 1		# not rotational
 	_ck_has "$1" '^vda ' || return 1
 	# eth0..eth2 with the MACs qemu was given; eth0 is the management NIC
@@ -64,7 +68,7 @@ check_box()
 	# what provisioning uses
 	_ck_run "$1" 'for t in mdadm pvcreate vgcreate lvcreate mkfs.ext4 \
 	    brctl ifup ifquery netplan wipefs blkid lsblk findmnt sfdisk \
-	    update-initramfs udevadm systemd-run; do
+	    update-initramfs udevadm systemd-run fio smartctl; do
 		command -v $t >/dev/null || echo "missing $t"
 	    done
 	    [ -x /etc/network/if-pre-up.d/ifenslave ] || echo "no ifenslave"
@@ -295,3 +299,18 @@ check_zfs_raidz1_cache()
 cache
  $CK_SSD ONLINE"
 }
+
+# The ATA disk on the ICH9 AHCI (slot 7 of box.yaml) answers SMART for
+# smartctl -j as qemu's IDE core emulates it: exit status 0, model "QEMU
+# HARDDISK", the serial qemu was given, health passed.
+check_smart_ata()
+{
+	_ck_run "$1" "smartctl -j -i -H -A \
+	    /dev/disk/by-id/ata-QEMU_HARDDISK_$VM_IDE_SERIAL" || return 1
+	_ck_has "$1" '"exit_status": 0' || return 1
+	_ck_has "$1" '"model_name": "QEMU HARDDISK"' || return 1
+	_ck_has "$1" "\"serial_number\": \"$VM_IDE_SERIAL\"" || return 1
+	tr -d ' \n' <"$1/guest.out" | grep -q '"smart_status":{"passed":true}' ||
+	    _ck_fail "smart_status of the ATA disk is not passed"
+}
+

@@ -98,6 +98,7 @@ has st1.out "box *on"
 ok
 
 check_box "$V" || fail "the machine as built"
+check_smart_ata "$V" || fail "SMART of the ATA disk"
 ok
 
 # --- clean before each case: the snapshot, disks reverted ---------------
@@ -137,7 +138,7 @@ case_raid10_lvm()
 	vm_restore "$V" || fail "restore before md-raid10"
 	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
 	t=$(now)
-	run prov-md provision box --layout md-raid10 --yes
+	run prov-md provision box --layout md-raid10 --disks 1,2,3,4 --yes
 	[ "$(rc prov-md)" = 0 ] ||
 	    fail "provision md-raid10 rc $(rc prov-md): $(cat "$T/prov-md.err")"
 	took "lab provision box --layout md-raid10" $(($(now) - t))
@@ -230,7 +231,7 @@ case_zfs_no_module()
 	vm_restore "$V" || fail "restore before zfs without its module"
 	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
 	vm_ssh "$V" 'rmmod zfs' </dev/null || fail "rmmod zfs in the guest"
-	run prov-nomod provision box --layout raid10 --yes
+	run prov-nomod provision box --layout raid10 --disks 1,2,3,4 --yes
 	[ "$(rc prov-nomod)" = 1 ] || fail "provision with no zfs module" \
 	    "rc $(rc prov-nomod): $(cat "$T/prov-nomod.err")"
 	has prov-nomod.err "'zpool upgrade -v' failed (exit 1): The ZFS modules are not loaded"
@@ -249,12 +250,49 @@ if provision_ready; then
 	case_bond_bridge
 	case_rollback
 	if [ "$LAB_VM_ZFS" = 1 ]; then
-		case_zfs raid10 check_zfs_raid10
+		case_zfs raid10 check_zfs_raid10 --disks 1,2,3,4
 		# slot 5 of box.yaml: the SSD
-		case_zfs raidz1 check_zfs_raidz1_cache --cache 5
+		case_zfs raidz1 check_zfs_raidz1_cache --disks 1,2,3,4 --cache 5
 		case_zfs_no_module
 	fi
 fi
+
+# --- disk benchmarks (lab bench, issue 18) -------------------------------
+
+# The four bench disks of box.yaml, 16 fio jobs of 10 s (quick), each
+# disk at VM_BENCH_BPS and VM_BENCH_IOPS: slot 6 (virtio, writes
+# throttled to VM_THROTTLE_BPS, the seed's 11.3 MB/s), 7 (ATA on the ICH9
+# AHCI, SMART), 8 and 9 (virtio, its peers). The throttled disk is
+# measured and flagged, its peers are not, the ATA disk's SMART is read,
+# the run is stored.
+case_bench()
+{
+	vm_restore "$V" || fail "restore before bench"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	t=$(now)
+	run bench bench box 6 7 8 9 --profile quick --yes --json
+	[ "$(rc bench)" = 0 ] ||
+	    fail "lab bench rc $(rc bench): $(cat "$T/bench.err")"
+	took "lab bench box 6 7 8 9 --profile quick (16 jobs)" $(($(now) - t))
+	python3 "$SRC/tests/vm/bench-check.py" "$T/bench.out" \
+	    "$VM_THROTTLE_BPS" 6 8,9 "7:$VM_IDE_SERIAL" >"$T/bench.check" ||
+	    fail "lab bench's JSON (in $T/bench.out)"
+	echo "vm: bench: $(cat "$T/bench.check")" >&2
+	# stored: one run, done, four disks, 16 results, the ATA disk by
+	# its serial
+	sqlite3 "$LAB_DB" "SELECT r.status, count(DISTINCT d.id),
+	    count(x.test), group_concat(DISTINCT d.serial)
+	    FROM bench_runs r JOIN bench_disks d ON d.run_id = r.id
+	    LEFT JOIN bench_results x ON x.disk_id = d.id
+	    WHERE r.host = 'box' GROUP BY r.id" >"$T/bench.db" ||
+	    fail "read the bench run back from $LAB_DB"
+	grep -Eq '^done\|4\|16\|' "$T/bench.db" ||
+	    fail "stored bench run: $(cat "$T/bench.db")"
+	grep -Eq "[|,]$VM_IDE_SERIAL(,|\$)" "$T/bench.db" ||
+	    fail "serial $VM_IDE_SERIAL not stored: $(cat "$T/bench.db")"
+	ok
+}
+case_bench
 
 # --- power off ------------------------------------------------------------
 

@@ -29,6 +29,17 @@ VM_MAC=${VM_MAC:-52:54:00:22:00}
 VM_MEM=${VM_MEM:-1536}
 VM_DISK_SIZE=${VM_DISK_SIZE:-2G}
 VM_SSD_SIZE=${VM_SSD_SIZE:-1G}
+# The bench disks (issue 18): d5, d6, d7 (virtio) and an ATA disk on the
+# q35's ICH9 AHCI that answers SMART. Under TCG a disk is as fast as the
+# host's CPU, which other load shares (identical disks measured 2-4x
+# apart in one run), so qemu gives each a fixed speed, as a real disk
+# has: VM_BENCH_BPS a second read and written, VM_BENCH_IOPS requests
+# (4 KiB at random: 1 MB/s). d5 writes at VM_THROTTLE_BPS only, the
+# seed's 11.3 MB/s.
+VM_BENCH_BPS=${VM_BENCH_BPS:-50000000}
+VM_BENCH_IOPS=${VM_BENCH_IOPS:-250}
+VM_THROTTLE_BPS=${VM_THROTTLE_BPS:-11300000}
+VM_IDE_SERIAL=LABIDE01	# box.yaml names it
 # generous: other builds may share the two cores (a quiet machine takes
 # ~130 s to boot cold and ~3 s from the snapshot)
 VM_BOOT_TIMEOUT=${VM_BOOT_TIMEOUT:-900}
@@ -79,7 +90,7 @@ vm_image()
 }
 
 # Makes DIR ready for a VM: a copy-on-write root over the image, four
-# empty data disks and the SSD, root's key, a known_hosts for the three
+# empty data disks, the SSD, the bench disks d5..d7 and ata, root's key, a known_hosts for the three
 # hostfwd ports, and DIR/start.sh, which runs qemu in the foreground with
 # any extra arguments (-daemonize, -loadvm booted). DIR: no spaces.
 vm_prepare()
@@ -98,6 +109,10 @@ vm_prepare()
 	done
 	qemu-img create -q -f qcow2 "$_vd/ssd.qcow2" "$VM_SSD_SIZE" ||
 	    return 1
+	for _vi in d5 d6 d7 ata; do
+		qemu-img create -q -f qcow2 "$_vd/$_vi.qcow2" \
+		    "$VM_DISK_SIZE" || return 1
+	done
 	install -m 600 "$VM_IMG/id_ed25519" "$_vd/id_ed25519" || return 1
 	_vhk=$(cut -d' ' -f1,2 "$VM_IMG/host_ed25519.pub")
 	: >"$_vd/known_hosts"
@@ -122,10 +137,26 @@ _vm_write_start()
 		_vdisk="$_vdisk -drive file=$1/d$_vi.qcow2,if=none,id=d$_vi,format=qcow2,cache=unsafe"
 		_vdisk="$_vdisk -device virtio-blk-pci,drive=d$_vi,serial=lab-d$_vi,addr=0x$(printf %x $((_vi + 6)))"
 	done
+	# the bench disks: every guest request through qemu's throttle
+	# (direct I/O included); d5's writes at VM_THROTTLE_BPS
+	_vthr=throttling.bps-read=$VM_BENCH_BPS,throttling.iops-total=$VM_BENCH_IOPS
+	for _vi in 5 6 7; do
+		_vw=$VM_BENCH_BPS
+		[ "$_vi" != 5 ] || _vw=$VM_THROTTLE_BPS
+		_vdisk="$_vdisk -drive file=$1/d$_vi.qcow2,if=none,id=d$_vi,format=qcow2,cache=unsafe,$_vthr,throttling.bps-write=$_vw"
+		_vdisk="$_vdisk -device virtio-blk-pci,drive=d$_vi,serial=lab-d$_vi,addr=0x$(printf %x $((_vi + 8)))"
+	done
+	# an ATA disk on port 0 of the q35's own ICH9 AHCI (00:1f.2): qemu's
+	# IDE core emulates SMART (model "QEMU HARDDISK")
+	_vdisk="$_vdisk -drive file=$1/ata.qcow2,if=none,id=ata,format=qcow2,cache=unsafe,$_vthr,throttling.bps-write=$VM_BENCH_BPS"
+	_vdisk="$_vdisk -device ide-hd,drive=ata,bus=ide.0,serial=$VM_IDE_SERIAL"
 	cat >"$1/start.sh" <<EOF
 #!/bin/sh
 # The box: root on /dev/vda, data disks vdb..vde (by-id virtio-lab-d1..4),
 # an SSD (scsi-hd, rotation_rate=1; by-id scsi-0QEMU_QEMU_HARDDISK_lab-ssd),
+# the bench disks at $VM_BENCH_BPS B/s and $VM_BENCH_IOPS IO/s: d5..d7 (virtio
+# vdf..vdh, by-id virtio-lab-d5..7; d5 writes at $VM_THROTTLE_BPS B/s) and an
+# ATA disk on the ICH9 AHCI (by-id ata-QEMU_HARDDISK_$VM_IDE_SERIAL),
 # eth0..eth2 on isolated user networks with sshd forwarded from
 # $VM_HOST:$VM_SSH_PORT..$((VM_SSH_PORT + 2)), ttyS0 on tcp $VM_HOST:$VM_SOL_PORT
 # (and logged to console.log), the monitor on mon.sock.
