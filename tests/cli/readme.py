@@ -47,7 +47,7 @@ import tempfile
 PEER = {
     ("power", None), ("boot", None), ("sensors", None), ("sel", None),
     ("media", "insert"), ("media", "eject"), ("switch", "sync"),
-    ("provision", None),
+    ("provision", None), ("bench", None), ("burnin", None),
 }
 # what contacts a peer and has no --dry-run: checked with --help only.
 # (report, --collect) is 'lab report' with --collect among its words.
