@@ -4,11 +4,19 @@
 
 #include <stdint.h>
 
+#include <sqlite3.h>
+
 #include "lab/bench.h"
 
 /* The disks of a stored run with their results, in the order stored
    (bench.c; bench-runs.c reads runs through it). */
 int	lab_db_bench_run_disks(struct lab_db *, int64_t run_id,
 	    struct lab_bench_disks *, struct lab_err *);
+
+/* Binds a disk's columns 1-18 of bench_disks (run_id, host, slot, device,
+   serial, model, kind, controller, then SMART through smart_message),
+   after a reset (bench.c; burnin.c stores its disks through it). */
+void	lab_db_bench_bind_disk(sqlite3_stmt *, int64_t run_id,
+	    const char *host, const struct lab_bench_disk *);
 
 #endif

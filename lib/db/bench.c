@@ -28,14 +28,13 @@ col_count(sqlite3_stmt *st, int col)
 	return sqlite3_column_int64(st, col);
 }
 
-static int
-store_disk(struct lab_db *db, int64_t run_id, const char *host,
-    const struct lab_bench_disk *d, sqlite3_stmt *dst, sqlite3_stmt *rst,
-    struct lab_err *err)
+/* Binds a disk's columns 1-18 of bench_disks (run_id ... smart_message),
+   after a reset: the part a bench and a burn-in store alike. */
+void
+lab_db_bench_bind_disk(sqlite3_stmt *dst, int64_t run_id, const char *host,
+    const struct lab_bench_disk *d)
 {
 	const struct lab_smart	*s = &d->smart;
-	int64_t			 disk_id;
-	size_t			 i;
 
 	sqlite3_reset(dst);
 	sqlite3_clear_bindings(dst);
@@ -57,6 +56,17 @@ store_disk(struct lab_db *db, int64_t run_id, const char *host,
 	bind_count(dst, 16, s->power_on_hours);
 	bind_count(dst, 17, s->temperature_c);
 	lab_db_bind_text(dst, 18, s->message);
+}
+
+static int
+store_disk(struct lab_db *db, int64_t run_id, const char *host,
+    const struct lab_bench_disk *d, sqlite3_stmt *dst, sqlite3_stmt *rst,
+    struct lab_err *err)
+{
+	int64_t			 disk_id;
+	size_t			 i;
+
+	lab_db_bench_bind_disk(dst, run_id, host, d);
 	lab_db_bind_text(dst, 19, d->skipped);
 	if (sqlite3_step(dst) != SQLITE_DONE)
 		return lab_db_fail(db, err, "store bench disk");

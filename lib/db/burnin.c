@@ -3,6 +3,7 @@
 #include <string.h>
 
 #include "lab/burnin.h"
+#include "bench-priv.h"
 #include "db-priv.h"
 
 /*
@@ -25,30 +26,11 @@ store_disk(struct lab_db *db, int64_t run_id, const char *host,
     const struct lab_burnin_disk *bd, sqlite3_stmt *st, struct lab_err *err)
 {
 	const struct lab_bench_disk	*d = &bd->d;
-	const struct lab_smart		*s = &d->smart, *b = &bd->before;
+	const struct lab_smart		*b = &bd->before;
 	int				 ran = bd->result == LAB_BURNIN_CLEAN ||
 					    bd->result == LAB_BURNIN_ERRORS;
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	sqlite3_bind_int64(st, 1, run_id);
-	lab_db_bind_text(st, 2, d->host != NULL ? d->host : host);
-	lab_db_bind_text(st, 3, d->slot != NULL ? d->slot : "");
-	lab_db_bind_text(st, 4, d->device);
-	lab_db_bind_text(st, 5, d->serial);
-	lab_db_bind_text(st, 6, d->model);
-	lab_db_bind_text(st, 7, d->kind);
-	lab_db_bind_text(st, 8, d->controller);
-	lab_db_bind_text(st, 9, lab_smart_health_name(s->health));
-	lab_db_bind_text(st, 10, s->model);
-	lab_db_bind_text(st, 11, s->serial);
-	lab_db_bind_text(st, 12, s->firmware);
-	bind_count(st, 13, s->reallocated);
-	bind_count(st, 14, s->pending);
-	bind_count(st, 15, s->offline_uncorrectable);
-	bind_count(st, 16, s->power_on_hours);
-	bind_count(st, 17, s->temperature_c);
-	lab_db_bind_text(st, 18, s->message);
+	lab_db_bench_bind_disk(st, run_id, host, d);
 	lab_db_bind_text(st, 19, bd->result == LAB_BURNIN_FAILED ?
 	    bd->message : d->skipped);
 	if (bd->result != LAB_BURNIN_PLANNED)
