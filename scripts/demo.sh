@@ -166,10 +166,7 @@ if ( sshd_require && disks_require ) >"$DEMO/rig.why" 2>&1; then
 	# the simulated lab again, with rig.yaml beside it: only rig is new
 	run import "$DEMO/sim/"
 	run bench rig --profile quick --yes
-	# lab history --bench, where this build has it
-	if "$LAB" history --help 2>&1 | grep -q -- '--bench'; then
-		run history rig --bench
-	fi
+	run history rig --bench
 else
 	echo "--- the disk bench is skipped: it needs root, loop devices, a block"
 	echo "--- cgroup, fio and sshd ($(tail -1 "$DEMO/rig.why"))"

@@ -19,4 +19,13 @@ int	lab_db_bench_run_disks(struct lab_db *, int64_t run_id,
 void	lab_db_bench_bind_disk(sqlite3_stmt *, int64_t run_id,
 	    const char *host, const struct lab_bench_disk *);
 
+/* The columns of a bench run, in the order lab_db_bench_run_row reads
+   them, ending "FROM bench_runs " (a WHERE follows). */
+#define LAB_DB_BENCH_RUN_COLS "SELECT id, host, profile, started_at, " \
+	"finished_at, status, message FROM bench_runs "
+
+/* One row of LAB_DB_BENCH_RUN_COLS into run (zeroed first). -1: out of
+   memory. */
+int	lab_db_bench_run_row(sqlite3_stmt *, struct lab_bench_run *);
+
 #endif

@@ -24,31 +24,7 @@ lab_bench_runs_release(struct lab_bench_runs *rs)
 	rs->n = 0;
 }
 
-#define RUN_COLS "SELECT id, host, profile, started_at, finished_at, " \
-	"status, message FROM bench_runs "
-
-/* One row of RUN_COLS into run. -1: out of memory. */
-static int
-run_row(sqlite3_stmt *st, struct lab_bench_run *run)
-{
-	char	*status;
-
-	memset(run, 0, sizeof(*run));
-	run->id = sqlite3_column_int64(st, 0);
-	run->host = lab_db_text(st, 1);
-	run->profile = lab_db_text(st, 2);
-	run->started_at = sqlite3_column_int64(st, 3);
-	run->finished_at = sqlite3_column_int64(st, 4);
-	status = lab_db_text(st, 5);
-	run->status = status != NULL && strcmp(status, "done") == 0 ?
-	    LAB_BENCH_DONE : status != NULL && strcmp(status, "running") ==
-	    0 ? LAB_BENCH_RUNNING : LAB_BENCH_FAILED;
-	free(status);
-	run->message = lab_db_text(st, 6);
-	return run->host == NULL || run->profile == NULL ? -1 : 0;
-}
-
-/* The runs of a prepared statement over RUN_COLS, then their disks.
+/* The runs of a prepared statement over LAB_DB_BENCH_RUN_COLS, then their disks.
    Finalizes st. */
 static int
 read_runs(struct lab_db *db, sqlite3_stmt *st, struct lab_bench_runs *out,
@@ -60,7 +36,7 @@ read_runs(struct lab_db *db, sqlite3_stmt *st, struct lab_bench_runs *out,
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		if ((run = lab_push(&out->v, &out->n, sizeof(*run))) == NULL ||
-		    run_row(st, run) == -1) {
+		    lab_db_bench_run_row(st, run) == -1) {
 			sqlite3_finalize(st);
 			lab_bench_runs_release(out);
 			return lab_err_oom(err);
@@ -88,7 +64,7 @@ lab_db_bench_runs(struct lab_db *db, const char *host, int64_t since,
 
 	out->v = NULL;
 	out->n = 0;
-	if (lab_db_prepare(db, RUN_COLS "WHERE host = ?1 AND started_at >= "
+	if (lab_db_prepare(db, LAB_DB_BENCH_RUN_COLS "WHERE host = ?1 AND started_at >= "
 	    "?2 ORDER BY started_at DESC, id DESC", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
@@ -104,7 +80,7 @@ lab_db_bench_last_done(struct lab_db *db, const char *host,
 	sqlite3_stmt		*st;
 
 	memset(run, 0, sizeof(*run));
-	if (lab_db_prepare(db, RUN_COLS "WHERE host = ?1 AND status = 'done' "
+	if (lab_db_prepare(db, LAB_DB_BENCH_RUN_COLS "WHERE host = ?1 AND status = 'done' "
 	    "ORDER BY started_at DESC, id DESC LIMIT 1", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);

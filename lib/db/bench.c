@@ -316,27 +316,13 @@ lab_db_bench_history(struct lab_db *db, const char *serial, size_t limit,
 	return 0;
 }
 
+/* One row of LAB_DB_BENCH_RUN_COLS into run. -1: out of memory. */
 int
-lab_db_bench_last(struct lab_db *db, const char *host,
-    struct lab_bench_run *run, struct lab_err *err)
+lab_db_bench_run_row(sqlite3_stmt *st, struct lab_bench_run *run)
 {
-	sqlite3_stmt	*st;
-	char		*status;
-	int		 rc;
+	char	*status;
 
 	memset(run, 0, sizeof(*run));
-	if (lab_db_prepare(db, "SELECT id, host, profile, started_at, "
-	    "finished_at, status, message FROM bench_runs WHERE host = ?1 "
-	    "ORDER BY started_at DESC, id DESC LIMIT 1", &st, err) == -1)
-		return -1;
-	lab_db_bind_text(st, 1, host);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
-		return 0;
-	}
-	if (rc != SQLITE_ROW)
-		return lab_db_step_fail(db, st, rc, err, "read bench runs");
 	run->id = sqlite3_column_int64(st, 0);
 	run->host = lab_db_text(st, 1);
 	run->profile = lab_db_text(st, 2);
@@ -348,8 +334,31 @@ lab_db_bench_last(struct lab_db *db, const char *host,
 	    0 ? LAB_BENCH_RUNNING : LAB_BENCH_FAILED;
 	free(status);
 	run->message = lab_db_text(st, 6);
+	return run->host == NULL || run->profile == NULL ? -1 : 0;
+}
+
+int
+lab_db_bench_last(struct lab_db *db, const char *host,
+    struct lab_bench_run *run, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	memset(run, 0, sizeof(*run));
+	if (lab_db_prepare(db, LAB_DB_BENCH_RUN_COLS "WHERE host = ?1 "
+	    "ORDER BY started_at DESC, id DESC LIMIT 1", &st, err) == -1)
+		return -1;
+	lab_db_bind_text(st, 1, host);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		sqlite3_finalize(st);
+		return 0;
+	}
+	if (rc != SQLITE_ROW)
+		return lab_db_step_fail(db, st, rc, err, "read bench runs");
+	rc = lab_db_bench_run_row(st, run);
 	sqlite3_finalize(st);
-	if (run->host == NULL || run->profile == NULL) {
+	if (rc == -1) {
 		lab_bench_run_release(run);
 		return lab_err_oom(err);
 	}
