@@ -521,6 +521,9 @@ static const struct lab_opt history_opts[] = {
 	{ "bench", NULL, "the host's disk bench runs, newest first, then "
 	  "each disk's MB/s per test over its runs, by serial: a disk moved "
 	  "from another slot or host keeps its runs" },
+	{ "switch", "SWITCH", "the VLAN applies to a switch (lab switch "
+	  "apply), newest first, with before and after per port, failed, "
+	  "refused and unsaved ones flagged" },
 	{ "since", "WHEN", "with --power, --sensors, --sel or --bench: only "
 	  "what was "
 	  "recorded "

@@ -9,11 +9,12 @@
 #include "lab/render.h"
 #include "lab/switch.h"
 #include "lab.h"
+#include "switch.h"
 #include "stream.h"
 
 /* The switches named on the command line, or every one. */
-static int
-switch_names(struct lab_call *call, const struct lab_inventory *inv,
+int
+cmd_switch_names(struct lab_call *call, const struct lab_inventory *inv,
     struct lab_strv *ret, struct lab_err *err)
 {
 	size_t	i;
@@ -132,7 +133,7 @@ discover(struct lab_call *call, struct lab_err *err)
 	lab_strv_init(&names);
 	lab_ctx_init(&ctx);
 	if (cmd_inventory(call, &inv, err) == -1 ||
-	    switch_names(call, inv, &names, err) == -1 ||
+	    cmd_switch_names(call, inv, &names, err) == -1 ||
 	    lab_creds_load(call->cred_path, &creds, err) == -1) {
 		lab_strv_release(&names);
 		return err->code;
@@ -382,6 +383,39 @@ static const struct lab_opt ports_opts[] = {
 	{ NULL, NULL, NULL },
 };
 
+static const struct lab_opt plan_opts[] = {
+	{ "prune", NULL, "also delete the VLANs the switch has and the "
+	  "inventory does not declare (never VLAN 1 or the management VLAN)" },
+	{ "timeout", "S", "seconds per SNMP request (default: the "
+	  "inventory's, else 1)" },
+	{ "retries", "N", "retries per request (default: the inventory's, "
+	  "else 2)" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct lab_opt apply_opts[] = {
+	{ "prune", NULL, "also delete the VLANs the switch has and the "
+	  "inventory does not declare (never VLAN 1 or the management VLAN)" },
+	{ "force", NULL, "also make the changes lab refuses: the management "
+	  "VLAN off an uplink, a LAG member or the management port" },
+	{ "no-save", NULL, "leave the change in the running config only (the "
+	  "report flags it: a power cut loses it)" },
+	{ "max-varbinds", "N", "values per SET PDU (default 16)" },
+	{ "timeout", "S", "seconds per SNMP request (default: the "
+	  "inventory's, else 1)" },
+	{ "retries", "N", "retries per request (default: the inventory's, "
+	  "else 2)" },
+	{ NULL, NULL, NULL },
+};
+
+static const struct lab_opt probe_opts[] = {
+	{ "timeout", "S", "seconds per SNMP request (default: the "
+	  "inventory's, else 1)" },
+	{ "retries", "N", "retries per request (default: the inventory's, "
+	  "else 2)" },
+	{ NULL, NULL, NULL },
+};
+
 static const struct lab_verb switch_verbs[] = {
 	{ .name = "discover", .args = "[SWITCH...]", .min = 0,
 	  .max = LAB_ARGS_ANY, .flags = LAB_VERB_JSON | LAB_VERB_MUTATES,
@@ -399,6 +433,22 @@ static const struct lab_verb switch_verbs[] = {
 	  .run = sync_run,
 	  .summary = "write port descriptions (ifAlias) \"host nic\" from "
 		"the inventory by SNMP SET, only where they differ" },
+	{ .name = "plan", .args = "[SWITCH...]", .min = 0,
+	  .max = LAB_ARGS_ANY, .flags = LAB_VERB_JSON, .run = cmd_switch_plan,
+	  .opts = plan_opts,
+	  .summary = "the VLANs, port memberships, PVIDs and descriptions "
+		"that differ from the inventory, read live; changes nothing" },
+	{ .name = "apply", .args = "[SWITCH...]", .min = 0,
+	  .max = LAB_ARGS_ANY, .flags = LAB_VERB_JSON | LAB_VERB_DRYRUN |
+	  LAB_VERB_MUTATES | LAB_VERB_CONFIRMS, .run = cmd_switch_apply,
+	  .opts = apply_opts,
+	  .summary = "make the switch's VLANs what the inventory declares "
+		"by SNMP SET, read back, put back on failure, then save" },
+	{ .name = "probe", .args = "SWITCH", .min = 1, .max = 1,
+	  .flags = LAB_VERB_JSON | LAB_VERB_MUTATES, .run = cmd_switch_probe,
+	  .opts = probe_opts,
+	  .summary = "which VLAN MIBs the switch has and whether it takes "
+		"SETs, stored for apply" },
 	{ .name = NULL },
 };
 

@@ -34,9 +34,26 @@ struct lab_bmc {
 	struct lab_loc	 loc;
 };
 
+/*
+ * The VLANs a port should carry (include/lab/vlan.h has the rules): on a
+ * NIC for the port discovery linked it to, or on a switch's ports: entry.
+ * All zero: nothing declared, the port is left alone.
+ */
+struct lab_vlan_want {
+	unsigned long	 access;	/* vlan: N, an access port; 0: none */
+	unsigned long	*trunk;		/* vlans: [N, ...], a trunk */
+	size_t		 ntrunk;
+	unsigned long	 native;	/* native: N (0: 1, the default) */
+	int		 tagged;	/* tagged: true: the host tags them */
+	int		 set;		/* vlan: or vlans: was written */
+	struct lab_loc	 loc;		/* of vlan: or vlans: */
+	struct lab_loc	 native_loc;	/* of native: */
+};
+
 struct lab_nic {
 	char		*name;
 	char		*mac;		/* "00:26:55:d1:0a:01" */
+	struct lab_vlan_want vlan;
 	struct lab_loc	 loc;
 };
 
@@ -92,12 +109,33 @@ struct lab_snmp {
 	int		 retries;	/* -1: the default */
 };
 
+/* A VLAN the switch should have (vlans: [{id: 20, name: storage}]). */
+struct lab_switch_vlan {
+	unsigned long	 id;		/* 1..4094 */
+	char		*name;		/* or NULL: keep the switch's */
+	struct lab_loc	 loc;
+};
+
+/* A port with no host of ours (ports: [{port: gi7, vlan: 20}]). */
+struct lab_switch_port {
+	char		*port;		/* ifName ("gi7", "gi1/0/7") */
+	char		*description;	/* or NULL: leave ifAlias alone */
+	struct lab_vlan_want vlan;
+	struct lab_loc	 loc;
+};
+
 struct lab_switch {
 	char		*name;
 	char		*model;
 	char		*address;
 	int		 port;		/* default 161 */
 	struct lab_snmp	 snmp;
+	struct lab_switch_vlan *vlans;	/* in the order written */
+	size_t		 nvlans;
+	struct lab_switch_port *ports;
+	size_t		 nports;
+	unsigned long	 management_vlan;	/* 0: 1, the default */
+	struct lab_strv	 uplinks;	/* port names, besides the found ones */
 	struct lab_loc	 loc;
 };
 

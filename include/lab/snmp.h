@@ -66,8 +66,10 @@ struct lab_varbind_list {
 
 /* What a session cost: the benchmark prints these. */
 struct lab_snmp_stats {
-	unsigned long	requests;
+	unsigned long	requests;	/* every PDU sent, SETs included */
 	unsigned long	varbinds;
+	unsigned long	sets;		/* SET PDUs */
+	unsigned long	set_varbinds;
 };
 
 struct lab_snmp;
@@ -93,6 +95,36 @@ int	lab_snmp_walk(struct lab_snmp *, const struct lab_oid *cols,
 /* SETs one OCTET STRING. */
 int	lab_snmp_set_octets(struct lab_snmp *, const struct lab_oid *,
 	    const char *value, size_t len, struct lab_err *err);
+
+/*
+ * One value to SET or that was read back: INTEGER (.i), GAUGE32 for
+ * Unsigned32 (.u), OCTETS (.str, .len). absent: the agent has no such
+ * instance (a GET answered noSuchObject/noSuchInstance).
+ */
+struct lab_snmp_value {
+	struct lab_oid		 oid;
+	enum lab_snmp_type	 type;
+	int			 absent;
+	int64_t			 i;
+	uint64_t		 u;
+	size_t			 len;
+	unsigned char		 str[LAB_SNMP_MAX_VALUE];
+};
+
+/*
+ * SETs n values in one PDU (the caller keeps the PDU small enough). On an
+ * error the agent names (errorIndex), *failed is that value's index, else
+ * n; err then names the OID and the agent's error status.
+ */
+int	lab_snmp_set(struct lab_snmp *, const struct lab_snmp_value *, size_t n,
+	    size_t *failed, struct lab_err *err);
+/* GETs the current content of n values (oid set) into them, in one PDU
+ * when it fits; type, absent and the value are overwritten. */
+int	lab_snmp_get_values(struct lab_snmp *, struct lab_snmp_value *, size_t n,
+	    struct lab_err *err);
+/* 1 when a and b hold the same type and value (OIDs not compared). */
+int	lab_snmp_value_eq(const struct lab_snmp_value *a,
+	    const struct lab_snmp_value *b);
 void	lab_snmp_get_stats(const struct lab_snmp *, struct lab_snmp_stats *);
 /* 1 when the last call failed because the target's deadline passed. */
 int	lab_snmp_past_deadline(const struct lab_snmp *);

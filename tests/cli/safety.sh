@@ -31,7 +31,7 @@ for c in $("$LAB" help | awk '/^commands:/ { on = 1; next }
 	done
 done
 printf '%s\n' "bench" "burnin" "import" "power cycle" "power off" "power reset" \
-    "power soft" "provision" "switch sync" >"$T/want"
+    "power soft" "provision" "switch apply" "switch sync" >"$T/want"
 sort "$T/yes" | diff -u "$T/want" - || bad "the verbs with --yes differ"
 
 # a refused --prune writes nothing and is not audited
