@@ -240,6 +240,8 @@ char	*lab_vlan_list_join(const struct lab_vlan_want *w, const char *sep);
  */
 int	lab_vlan_list_parse(struct lab_pool *, const char *s,
 	    struct lab_vlan_want *w);
+/* The same with w->trunk from malloc (the caller frees it). */
+int	lab_vlan_list_parse_alloc(const char *s, struct lab_vlan_want *w);
 /* "vlan 20", "vlans 10,20 native 1 (tagged by the host)", "" (unset). */
 char	*lab_vlan_want_text(const struct lab_vlan_want *w);
 

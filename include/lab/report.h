@@ -8,6 +8,7 @@
 #include "lab/bench.h"
 #include "lab/db.h"
 #include "lab/err.h"
+#include "lab/inventory.h"
 #include "lab/str.h"
 
 struct lab_bmc;
@@ -26,6 +27,7 @@ struct lab_report_nic {
 	char		*switch_name;	/* NULL: not seen on a switch */
 	char		*port;
 	int64_t		 last_seen;	/* 0 when never */
+	struct lab_vlan_want vlan;	/* .trunk from malloc; no locs */
 };
 
 struct lab_report_disk {

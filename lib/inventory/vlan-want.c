@@ -66,24 +66,14 @@ lab_vlan_list_join(const struct lab_vlan_want *w, const char *sep)
 	return lab_buf_steal(&b);
 }
 
-int
-lab_vlan_list_parse(struct lab_pool *pool, const char *s,
-    struct lab_vlan_want *w)
+/* The ids of s into w->trunk (room for n), skipping bad ones. */
+static void
+parse_into(const char *s, size_t n, struct lab_vlan_want *w)
 {
 	const char	*p;
 	char		*end;
 	unsigned long	 v;
-	size_t		 n = 1;
 
-	w->trunk = NULL;
-	w->ntrunk = 0;
-	if (s == NULL)
-		return 0;
-	for (p = s; *p != '\0'; p++)
-		if (*p == ' ' || *p == ',')
-			n++;
-	if ((w->trunk = lab_pool_alloc(pool, n * sizeof(*w->trunk))) == NULL)
-		return -1;
 	for (p = s; *p != '\0';) {
 		if (*p < '0' || *p > '9') {
 			p++;
@@ -94,6 +84,50 @@ lab_vlan_list_parse(struct lab_pool *pool, const char *s,
 		if (v >= 1 && v <= 4094 && w->ntrunk < n)
 			w->trunk[w->ntrunk++] = v;
 	}
+}
+
+/* The most ids s can hold. */
+static size_t
+count_ids(const char *s)
+{
+	size_t	n = 1;
+
+	for (; *s != '\0'; s++)
+		if (*s == ' ' || *s == ',')
+			n++;
+	return n;
+}
+
+int
+lab_vlan_list_parse(struct lab_pool *pool, const char *s,
+    struct lab_vlan_want *w)
+{
+	size_t	n;
+
+	w->trunk = NULL;
+	w->ntrunk = 0;
+	if (s == NULL)
+		return 0;
+	n = count_ids(s);
+	if ((w->trunk = lab_pool_alloc(pool, n * sizeof(*w->trunk))) == NULL)
+		return -1;
+	parse_into(s, n, w);
+	return 0;
+}
+
+int
+lab_vlan_list_parse_alloc(const char *s, struct lab_vlan_want *w)
+{
+	size_t	n;
+
+	w->trunk = NULL;
+	w->ntrunk = 0;
+	if (s == NULL)
+		return 0;
+	n = count_ids(s);
+	if ((w->trunk = calloc(n, sizeof(*w->trunk))) == NULL)
+		return -1;
+	parse_into(s, n, w);
 	return 0;
 }
 

@@ -96,6 +96,7 @@ host(struct lab_json *j, const struct lab_report_host *h)
 		lab_json_kstr(j, "port", h->nics[i].port);
 		lab_json_ktime(j, "last_seen", h->nics[i].last_seen);
 		lab_json_ktime(j, "last_seen_at", h->nics[i].last_seen);
+		lab_render_vlan_want_fields(j, &h->nics[i].vlan);
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);

@@ -171,6 +171,13 @@ add_nic(void *arg, const struct lab_db_report_nic *row)
 	n->switch_name = lab_strdup(row->switch_name);
 	n->port = lab_strdup(row->port);
 	n->last_seen = row->last_seen;
+	n->vlan.set = row->vlan_set;
+	n->vlan.access = (unsigned long)row->vlan_access;
+	n->vlan.native = (unsigned long)row->vlan_native;
+	n->vlan.tagged = row->vlan_tagged;
+	if (row->vlan_set &&
+	    lab_vlan_list_parse_alloc(row->vlan_trunk, &n->vlan) == -1)
+		return -1;
 	return 0;
 }
 
@@ -620,6 +627,7 @@ lab_report_free(struct lab_report *r)
 			free(h->nics[j].mac);
 			free(h->nics[j].switch_name);
 			free(h->nics[j].port);
+			free(h->nics[j].vlan.trunk);
 		}
 		free(h->nics);
 		for (j = 0; j < h->ndisks; j++) {
