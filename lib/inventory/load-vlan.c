@@ -121,6 +121,10 @@ lab_load_vlan_want(const char *file, struct lab_pool *pool,
 			return lab_schema_fail(err, file, tag, "'tagged' of %s "
 			    "must be true or false", what);
 		w->tagged = strcmp(tag->value, "true") == 0;
+		if (w->tagged && !w->set)
+			return lab_schema_fail(err, file, tag, "'tagged' of %s "
+			    "needs 'vlan' or 'vlans' (the VLANs the host tags)",
+			    what);
 	}
 	return 0;
 }
