@@ -543,6 +543,9 @@ load_nics(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 				return fail(c, get(n, "name"), "host '%s' has "
 				    "nic '%s' twice (first at line %d)",
 				    h->name, nic->name, h->nics[j].loc.line);
+		/* name and mac are 4 items: any more is a VLAN key */
+		if (n->n <= 4)
+			continue;
 		snprintf(what, sizeof(what), "nic '%.32s' of host '%.32s'",
 		    nic->name, h->name);
 		if (lab_load_vlan_want(c->file, c->pool, n, 1, what,
