@@ -562,7 +562,7 @@ write_switch(struct apply *a, const struct lab_switch *s, int update)
 	sqlite3_bind_int64(st, 10, a->now);
 	if (run(a, st, "write switch") == -1)
 		return -1;
-	return lab_db_switch_decl_write(a->db, s, a->err);
+	return lab_db_switch_decl_write(a->db, s, update, a->err);
 }
 
 static int

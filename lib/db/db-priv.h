@@ -42,12 +42,12 @@ int	lab_db_bind_text(sqlite3_stmt *, int idx, const char *s);
 /*
  * A switch's declared VLANs, ports: entries and uplinks, and its
  * management VLAN (lib/db/vlan-inventory.c): written after its row (old
- * ones replaced), read into the switches of inv (sorted by name).
+ * ones replaced when update), read into the switches of inv (sorted by name).
  */
 struct lab_switch;
 struct lab_inventory;
 int	lab_db_switch_decl_write(struct lab_db *, const struct lab_switch *,
-	    struct lab_err *);
+	    int update, struct lab_err *);
 int	lab_db_switch_decl_read(struct lab_db *, struct lab_inventory *,
 	    struct lab_err *);
 

@@ -138,7 +138,7 @@ write_uplinks(struct lab_db *db, sqlite3_int64 id, const struct lab_switch *s,
 
 int
 lab_db_switch_decl_write(struct lab_db *db, const struct lab_switch *s,
-    struct lab_err *err)
+    int update, struct lab_err *err)
 {
 	static const char *const del[] = {
 		"DELETE FROM declared_vlans WHERE switch_id = ?1",
@@ -150,6 +150,10 @@ lab_db_switch_decl_write(struct lab_db *db, const struct lab_switch *s,
 	size_t		 i;
 	int		 rc;
 
+	/* a new switch without declarations has nothing to write */
+	if (!update && s->nvlans == 0 && s->nports == 0 &&
+	    s->uplinks.n == 0 && s->management_vlan == 0)
+		return 0;
 	if (lab_db_prepare(db, "UPDATE switches SET management_vlan = ?2 "
 	    "WHERE name = ?1 RETURNING id", &st, err) == -1)
 		return -1;
