@@ -41,6 +41,9 @@ void	lab_render_switch_json(struct lab_json *, const struct lab_switch *);
  */
 void	lab_render_vlan_want_fields(struct lab_json *,
 	    const struct lab_vlan_want *);
+/* A switch's vlans, ports, management_vlan and uplinks, as members. */
+void	lab_render_switch_vlans_fields(struct lab_json *,
+	    const struct lab_switch *);
 /* The whole inventory: {groups, hosts, switches}. */
 void	lab_render_inventory_json(struct lab_json *,
 	    const struct lab_inventory *);

@@ -110,6 +110,8 @@ struct lab_report_switch {
 	int64_t			 discovered_at;	/* 0: never */
 	struct lab_report_port	*ports;		/* by ifindex */
 	size_t			 nports;
+	/* its VLAN declarations (issue 19), in the report's declared */
+	const struct lab_switch	*decl;
 };
 
 struct lab_report_change {
@@ -142,6 +144,7 @@ struct lab_report {
 	size_t				 nhosts;
 	struct lab_report_switch	*switches;
 	size_t				 nswitches;
+	struct lab_inventory		*declared;	/* switches only */
 	struct lab_report_change	*changes;
 	size_t				 nchanges;
 	struct lab_report_finding	*findings;	/* most severe first */

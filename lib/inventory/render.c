@@ -107,8 +107,8 @@ lab_render_vlan_want_fields(struct lab_json *j, const struct lab_vlan_want *w)
 }
 
 /* A switch's declared vlans, ports, management_vlan and uplinks. */
-static void
-switch_vlans_json(struct lab_json *j, const struct lab_switch *s)
+void
+lab_render_switch_vlans_fields(struct lab_json *j, const struct lab_switch *s)
 {
 	size_t	i;
 
@@ -169,7 +169,7 @@ lab_render_switch_json(struct lab_json *j, const struct lab_switch *s)
 			lab_json_null(j);
 		lab_json_obj_end(j);
 	}
-	switch_vlans_json(j, s);
+	lab_render_switch_vlans_fields(j, s);
 	lab_json_obj_end(j);
 }
 

@@ -246,9 +246,18 @@ load_switches(struct lab_db *db, struct lab_report *r, struct lab_idx *ids,
 {
 	struct load	l = { r, ids };
 
+	size_t		i;
+
 	if (lab_db_report_switches(db, add_switch, &l, err) == -1)
 		return -1;
 	lab_idx_sort(ids);
+	/* the declared VLANs, ports and uplinks: the switches alone */
+	if (lab_db_inventory_load_parts(db, 0, NULL, &r->declared, err) == -1)
+		return -1;
+	for (i = 0; i < r->nswitches; i++)
+		if (r->switches[i].name != NULL)
+			r->switches[i].decl = lab_inventory_switch(r->declared,
+			    r->switches[i].name);
 	return 0;
 }
 
@@ -608,6 +617,7 @@ lab_report_free(struct lab_report *r)
 
 	if (r == NULL)
 		return;
+	lab_inventory_free(r->declared);
 	for (i = 0; i < r->npools; i++)
 		lab_pool_run_release(&r->pools[i]);
 	free(r->pools);
