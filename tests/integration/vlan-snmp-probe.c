@@ -70,11 +70,12 @@ parse_value(const char *type, const char *text, struct lab_snmp_value *v)
 		if (n > sizeof(v->str))
 			return -1;
 		for (i = 0; i < n; i++) {
-			unsigned int	b;
+			char	 byte[3] = { text[2 * i], text[2 * i + 1], '\0' };
+			char	*end;
 
-			if (sscanf(text + 2 * i, "%2x", &b) != 1)
+			v->str[i] = (unsigned char)strtoul(byte, &end, 16);
+			if (*end != '\0')
 				return -1;
-			v->str[i] = (unsigned char)b;
 		}
 		v->len = n;
 		return 0;
@@ -184,7 +185,7 @@ main(int argc, char **argv)
 	lab_err_init(&err);
 	memset(&t, 0, sizeof(t));
 	t.address = argv[1];
-	t.port = atoi(argv[2]);
+	t.port = (int)strtol(argv[2], NULL, 10);
 	t.version = "2c";
 	t.community = getenv("LAB_TEST_COMMUNITY");
 	t.timeout_ms = 1000;
