@@ -19,7 +19,7 @@ rlCopyTable, and the scalars vlanMibVersion and rlCopyMibVersion.
 PortLists are written clean, ceil(highest bridge port / 8) octets (the
 capture's are mangled after 16 octets).
 
-Seeded state: every bridge port an untagged member of VLAN 1 with PVID 1,
+Seeded state: the capture's ifAlias values; every bridge port an untagged member of VLAN 1 with PVID 1,
 Cisco SB mode access, access VLAN 1, native 1; but TRUNKS (gi1/0/23 and
 gi1/0/24) are trunks: untagged in 1, tagged in 2 and 3; and ACCESS
 (gi1/0/5) is an access port of VLAN 2 only (PVID 2). VLANs 2..12 have no
@@ -119,6 +119,9 @@ def build(capture, datadir, db, rw, ro):
                          ('name.%s' % oid.split('.')[-1], value))
     for v in vids:
         conn.execute('insert into meta values (?, ?)', ('vlan.%d' % v, v))
+    # the capture's ifAlias values, which seed puts back
+    conn.execute('create table orig as select * from rows where oid like ?',
+                 (pad(ALIAS) + '.%',))
     conn.execute('commit')
     seed(db, conn)
     for name, mode in ((rw, 'rw'), (ro, 'ro')):
@@ -140,6 +143,8 @@ def seed(db, conn=None):
         "select value from meta where key like 'vlan.%'")]
     conn.execute('begin')
     conn.execute('update rows set ro=0')
+    conn.execute('delete from rows where oid like ?', (pad(ALIAS) + '.%',))
+    conn.execute('insert into rows select * from orig')
     conn.execute('delete from rows where oid like ?', (pad(COPY) + '.%',))
     conn.execute("update meta set value='0' where key='copies'")
     # VLANs created by tests go (their names with them)

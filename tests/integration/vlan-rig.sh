@@ -22,6 +22,7 @@
 # gi1/0/23 and gi1/0/24 (ifindex 23, 24) trunks, untagged in 1 and
 # tagged in 2 and 3, and gi1/0/5 an access port of VLAN 2 (PVID 2).
 
+# shellcheck disable=SC2034 # variables for the tests that source this
 VLAN_RIG_RW=labrw
 VLAN_RIG_RO=labro
 VLAN_RIG_IOS=ios2960
@@ -60,7 +61,8 @@ vlan_rig_stop()
 }
 
 # vlan_rig_seed: back to the known state (VLANs the test made are gone,
-# read-only OIDs writable again, rlCopyTable empty).
+# PVIDs, modes, lists and ifAlias as seeded, read-only OIDs writable
+# again, rlCopyTable empty).
 vlan_rig_seed()
 {
 	python3 "${srcdir:-.}/tests/integration/vlan-rig.py" seed \

@@ -109,6 +109,8 @@ check_pass "destroy(6) deletes a VLAN row, not VLAN 1"
 
 # the probe on the three communities
 vlan_rig_seed
+sget $ALIAS.2 | grep -q '"node1 eth0"' && fail "seed left ifAlias.2"
+sget $PVID.2 | grep -q "Gauge32: 1$" || fail "seed left PVID of 2"
 rw probe >"$T/probe.rw"
 grep -qx "qbridge 1 ciscosb 1 copy 1 writable 1" "$T/probe.rw" ||
 	fail "probe rw: $(cat "$T/probe.rw")"
