@@ -1,14 +1,9 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * SNMP sessions on net-snmp's single-session API: GET, GETBULK walks of
  * several columns packed into each request, and SET of one string (typed
  * SETs of many varbinds: set.c). With set.c, the only files that include
  * net-snmp's headers; decoders see lab_varbinds.
- */
-/* SPDX-License-Identifier: GPL-3.0-or-later */
-/*
- * SNMP sessions on net-snmp's single-session API: GET, GETBULK walks of
- * several columns packed into each request, and SET of one string. The
- * only file that includes net-snmp's headers; decoders see lab_varbinds.
  */
 #include <errno.h>
 #include <inttypes.h>
