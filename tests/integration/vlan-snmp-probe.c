@@ -5,12 +5,15 @@
  *
  *	vlan-snmp-probe ADDRESS PORT set OID i|u|s|x VALUE ...
  *	vlan-snmp-probe ADDRESS PORT get OID ...
- *	vlan-snmp-probe ADDRESS PORT probe|save
+ *	vlan-snmp-probe ADDRESS PORT probe|save|read
  *
  * The community comes from $LAB_TEST_COMMUNITY (never argv). set sends
  * every OID in one PDU (x: hex octets) and prints "sets: N varbinds: M";
  * get prints "OID = TYPE: VALUE" (x for octets, in hex); probe prints
- * "qbridge N ciscosb N copy N writable N" then "why: ...". Errors go to stderr as
+ * "qbridge N ciscosb N copy N writable N" then "why: ..."; read prints
+ * "list_len N qbridge N ciscosb N", a line "vlan ID NAME egress
+ * IFINDEX,... untagged IFINDEX,..." a VLAN and "port IFINDEX BRIDGEPORT
+ * NAME mode MODE pvid N access N native N lag N is_lag N" a port. Errors go to stderr as
  * "vlan-snmp-probe: MESSAGE" ("failed: I" first for a refused set) and
  * the exit status is the struct lab_err code.
  */
@@ -110,6 +113,47 @@ print_value(const struct lab_snmp_value *v)
 	}
 }
 
+static void
+print_ifset(const char *what, const struct lab_snmp_ifset *set)
+{
+	size_t	i;
+
+	printf(" %s ", what);
+	for (i = 0; i < set->n; i++)
+		printf("%s%lu", i ? "," : "", set->v[i]);
+	if (set->n == 0)
+		printf("-");
+}
+
+static int
+read_state(struct lab_snmp *s, struct lab_err *err)
+{
+	struct lab_vlan_state	 st;
+	size_t			 i;
+
+	if (lab_vlan_read(s, &st, err) == -1)
+		return -1;
+	printf("list_len %zu qbridge %d ciscosb %d address %s requests %lu\n",
+	    st.list_len, st.has_qbridge, st.has_ciscosb, st.mgmt_address,
+	    st.stats.requests);
+	for (i = 0; i < st.vlans.n; i++) {
+		printf("vlan %lu %s", st.vlans.v[i].id, st.vlans.v[i].name);
+		print_ifset("egress", &st.vlans.v[i].egress);
+		print_ifset("untagged", &st.vlans.v[i].untagged);
+		printf("\n");
+	}
+	for (i = 0; i < st.nports; i++) {
+		const struct lab_vlan_port	*p = &st.ports[i];
+
+		printf("port %lu %lu %s mode %s pvid %lu access %lu native %lu "
+		    "lag %lu is_lag %d\n", p->ifindex, p->bridge_port,
+		    p->name, lab_port_mode_name(p->mode), p->pvid,
+		    p->access_vlan, p->trunk_native, p->lag, p->is_lag);
+	}
+	lab_vlan_state_release(&st);
+	return 0;
+}
+
 static int
 verb(struct lab_snmp *s, int argc, char **argv, struct lab_err *err)
 {
@@ -166,6 +210,8 @@ verb(struct lab_snmp *s, int argc, char **argv, struct lab_err *err)
 		printf("saved\n");
 		return 0;
 	}
+	if (strcmp(argv[0], "read") == 0)
+		return read_state(s, err);
 	return lab_err_set(err, LAB_EXIT_INPUT, "unknown verb %s", argv[0]);
 }
 
@@ -179,7 +225,7 @@ main(int argc, char **argv)
 
 	if (argc < 4) {
 		fprintf(stderr, "usage: vlan-snmp-probe ADDRESS PORT "
-		    "set|get|probe|save ...\n");
+		    "set|get|probe|save|read ...\n");
 		return 2;
 	}
 	lab_err_init(&err);

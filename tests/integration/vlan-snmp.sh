@@ -49,6 +49,28 @@ grep -qx "$MODE.23 = i: 12" "$T/get.out" || fail "mode of 23"
 grep -q "^$STATIC.4.2 = x: 08000000" "$T/get.out" || fail "untagged of 2"
 sget $PVID.5 | grep -q "Gauge32: 2$" || fail "snmpget PVID of 5"
 
+# lab_vlan_read against snmpwalk: VLAN ids, every port's PVID, lists
+rw read >"$T/read.out"
+has read.out "^list_len $VLAN_RIG_LIST_LEN qbridge 1 ciscosb 1 address $A "
+has read.out "^vlan 2 Schule egress 5,23,24 untagged 5\$"
+has read.out "^vlan 3 3_Frei egress 23,24 untagged -\$"
+has read.out "^port 23 23 gi1/0/23 mode trunk pvid 1 access 1 native 1 "
+has read.out "^port 5 5 gi1/0/5 mode access pvid 2 access 2 native 1 "
+has read.out "^port 1000 1000 Po1 .* is_lag 1\$"
+snmpbulkwalk -v2c -c "$VLAN_RIG_RW" -On -Cr25 "$A:$P" $STATIC.5 |
+	sed 's/.*\.\([0-9]*\) = .*/\1/' >"$T/walk.vlans"
+awk '$1 == "vlan" { print $2 }' "$T/read.out" >"$T/read.vlans"
+cmp -s "$T/walk.vlans" "$T/read.vlans" || fail "VLANs differ from snmpwalk"
+[ "$(wc -l <"$T/walk.vlans")" -eq 12 ] || fail "not 12 VLANs"
+snmpbulkwalk -v2c -c "$VLAN_RIG_RW" -On -Cr25 "$A:$P" $PVID |
+	sed 's/.*\.\([0-9]*\) = Gauge32: \([0-9]*\)$/\1 \2/' >"$T/walk.pvid"
+awk '$1 == "port" && $3 != 0 { print $2, $8 }' "$T/read.out" >"$T/read.pvid"
+cmp -s "$T/walk.pvid" "$T/read.pvid" || fail "PVIDs differ from snmpwalk"
+[ "$(wc -l <"$T/read.pvid")" -eq 216 ] || fail "not 216 bridge ports"
+if ios read >/dev/null 2>"$T/ios-read.err"; then fail "read of the 2960-X"; fi
+has ios-read.err "switch $A:$P: no Q-BRIDGE-MIB VLAN table"
+check_pass "lab_vlan_read equals snmpwalk (12 VLANs, 216 PVIDs, lists, modes)"
+
 # several typed values in one PDU: a new VLAN and its members
 rw set $STATIC.5.300 i 4 $STATIC.1.300 s lab300 $STATIC.2.300 x "$EGR" \
     $PVID.2 u 300 $ACCESS.2 i 300 $ALIAS.2 s "node1 eth0" >"$T/set.out"
