@@ -25,6 +25,7 @@ struct vl {
 	unsigned long	 id;
 	int		 created;
 	int		 deleted;
+	int		 mangled;	/* its lists did not read whole */
 	unsigned char	 eg[3][LAB_MIB_MAX_PORTLIST];	/* now, add, final */
 	unsigned char	 un[3][LAB_MIB_MAX_PORTLIST];
 };
@@ -135,6 +136,7 @@ lists(const struct lab_switch_plan *p, const struct lab_vlan_state *st,
 		return lab_err_oom(err);
 	for (i = 0; i < st->vlans.n; i++, n++) {
 		v[n].id = st->vlans.v[i].id;
+		v[n].mangled = st->vlans.v[i].lists_mangled;
 		ifset_list(st, &st->vlans.v[i].egress, v[n].eg[0]);
 		ifset_list(st, &st->vlans.v[i].untagged, v[n].un[0]);
 	}
@@ -193,6 +195,9 @@ list_write(struct lab_vlan_writes *w, size_t *cap, enum lab_vlan_phase ph,
 		return 0;
 	if (v->created && to == 2 && memcmp(a, b, len) == 0)
 		return 0;
+	if (v->mangled)
+		return lab_err_set(err, LAB_EXIT_PARTIAL, "VLAN %lu: its port "
+		    "lists did not read whole; not writing them", v->id);
 	if (push(w, cap, ph, untagged ? oid_untagged : oid_egress,
 	    sizeof(oid_egress) / sizeof(oid_egress[0]), v->id, err, "VLAN %lu %s", v->id,
 	    untagged ? "untagged" : "egress") == -1)

@@ -138,6 +138,13 @@ test_qbridge(void)
 	for (i = 0; i < w.n; i++)
 		CHECK(strcmp(w.v[i].what, "VLAN 10 egress") != 0);
 	lab_vlan_writes_release(&w);
+	/* lists that did not read whole are never written */
+	vlans[0].lists_mangled = 1;
+	lab_err_init(&err);
+	CHECK(lab_vlan_encode(&p, &st, &w, &err) == -1);
+	CHECK_HAS(err.msg, "VLAN 1: its port lists did not read whole");
+	CHECK(w.n == 0);
+	vlans[0].lists_mangled = 0;
 }
 
 static void
