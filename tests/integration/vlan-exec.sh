@@ -87,4 +87,20 @@ grep '^write done \|^write left ' "$T/fail.out" && fail "left changed"
 after=$(sget $STATIC.1.3 $STATIC.2.1 $STATIC.4.1 $PVID.6 $PVID.7 $ACCESS.6 $STATIC.5.20 2>&1)
 [ "$before" = "$after" ] || { echo "$before" >&2; echo "$after" >&2; fail "not put back"; }
 ok; echo "ok $n: failure put back: $(grep -c '^write restored' "$T/fail.out") restored, $(grep '^sets' "$T/fail.out")"
+
+# --- a failure in the second PDU of a phase: the first PDU's 16 go back
+vlan_rig_seed
+pv() { for p in $(seq 1 24); do echo "$p $(val $PVID.$p)"; done; }
+pbefore=$(pv)
+vlan_rig_readonly $PVID.20
+rc=0
+rw pvids >"$T/pfail.out" 2>"$T/pfail.err" || rc=$?
+[ $rc -ne 0 ] || fail "the failed pvids exited 0"
+has pfail.err 'gi1/0/20 pvid: switch .*notWritable'
+[ "$(grep -c '^write restored ' "$T/pfail.out")" = 16 ] ||
+    fail "16 restored: $(cat "$T/pfail.out")"
+has pfail.out '^write failed gi1/0/20 pvid$'
+[ "$(grep -c '^write pending ' "$T/pfail.out")" = 7 ] || fail "7 pending"
+[ "$pbefore" = "$(pv)" ] || fail "PVIDs not put back"
+ok; echo "ok $n: pvids failed in PDU 2: 16 restored, $(grep '^sets' "$T/pfail.out")"
 echo "vlan-exec.sh: $n groups passed"
