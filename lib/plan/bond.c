@@ -32,6 +32,8 @@ struct bond {
 	const char		*renderer;
 	const char		*top;		/* carries the address */
 	struct lab_tvars	*t;		/* shared by the scripts */
+	struct lab_vlan_link	*vl;		/* tagged VLANs (bond-vlan.c) */
+	size_t			 nvl;
 	struct lab_err		*err;
 };
 
@@ -246,6 +248,7 @@ files_ifupdown(struct bond *b, const char *slaves)
 	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
 	struct lab_tvars	*bi, *bri;
 	char			 path[128];
+	size_t			 i;
 
 	if (t == NULL)
 		return lab_err_oom(b->err);
@@ -272,6 +275,13 @@ files_ifupdown(struct bond *b, const char *slaves)
 	if (addr_vars(b, bri, 0) == -1)
 		return -1;
 	lab_tvars_setb(bri, "dhcp", 0);
+	for (i = 0; i < b->nvl; i++) {
+		if ((bi = lab_tvars_add(t, "ifaces")) == NULL)
+			return lab_err_oom(b->err);
+		lab_tvars_set(bi, "name", b->vl[i].name);
+		lab_tvars_set(bi, "method", "manual");
+		lab_tvars_set(bi, "raw", b->vl[i].parent);
+	}
 	snprintf(path, sizeof(path), "/etc/network/interfaces.d/lab-%s",
 	    BOND);
 	return write_new(b, path, 0644, "bond-ifupdown", t) ? 0 : -1;
@@ -296,18 +306,48 @@ netdev(struct bond *b, const char *name, const char *kind, const char *mode)
 	return write_new(b, path, 0644, "networkd-netdev", t) ? 0 : -1;
 }
 
+/* A VLAN interface's netdev and network (no address: a trunk). */
+static int
+vlan_files(struct bond *b, const struct lab_vlan_link *l)
+{
+	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
+	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *n = lab_tvars_new();
+	char	path[128];
+
+	if (t == NULL || n == NULL)
+		return lab_err_oom(b->err);
+	lab_tvars_set(t, "name", l->name);
+	lab_tvars_set(t, "kind", "vlan");
+	lab_tvars_setf(t, "vlan_id", "%lu", l->id);
+	snprintf(path, sizeof(path), "/etc/systemd/network/10-lab-%s.netdev",
+	    l->name);
+	if (write_new(b, path, 0644, "networkd-netdev", t) == NULL)
+		return -1;
+	lab_tvars_set(n, "match", l->name);
+	lab_tvars_setb(n, "bare", 1);
+	snprintf(path, sizeof(path), "/etc/systemd/network/10-lab-%s.network",
+	    l->name);
+	return write_new(b, path, 0644, "networkd-network", n) ? 0 : -1;
+}
+
 static int
 network(struct bond *b, const char *file, const char *match,
     const char *key, const char *val, int addr)
 {
 	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
-	char	path[128];
+	struct lab_tvars	*v;
+	char			 path[128];
+	size_t			 i;
 
 	if (t == NULL)
 		return lab_err_oom(b->err);
 	lab_tvars_set(t, "match", match);
 	if (key != NULL)
 		lab_tvars_set(t, key, val);
+	for (i = 0; strcmp(match, BOND) == 0 && i < b->nvl; i++)
+		if ((v = lab_tvars_add(t, "vlans")) == NULL ||
+		    lab_tvars_set(v, "name", b->vl[i].name) == -1)
+			return lab_err_oom(b->err);
 	if (addr && addr_vars(b, t, 1) == -1)
 		return -1;
 	snprintf(path, sizeof(path), "/etc/systemd/network/10-lab-%s.network",
@@ -320,12 +360,16 @@ files_networkd(struct bond *b, const char *slaves)
 {
 	const char	*br = b->req->bridge;
 	char		 file[64];
+	size_t		 i;
 
 	snprintf(file, sizeof(file), "%s-slaves", BOND);
 	if (netdev(b, BOND, "bond", b->req->mode) == -1 ||
 	    (br != NULL && netdev(b, br, "bridge", NULL) == -1) ||
 	    network(b, file, slaves, "bond", BOND, 0) == -1)
 		return -1;
+	for (i = 0; i < b->nvl; i++)
+		if (vlan_files(b, &b->vl[i]) == -1)
+			return -1;
 	if (br == NULL)
 		return network(b, BOND, BOND, NULL, NULL, 1);
 	if (network(b, BOND, BOND, "bridge", br, 0) == -1)
@@ -355,6 +399,20 @@ files_netplan(struct bond *b)
 		lab_tvars_set(n, "name", b->nics[i]->name);
 		lab_tvars_setb(n, "sp", i > 0);
 	}
+	lab_tvars_setb(t, "has_vlans", b->nvl > 0);
+	for (i = 0; i < b->nvl; i++) {
+		if ((n = lab_tvars_add(t, "vlans")) == NULL)
+			return lab_err_oom(b->err);
+		lab_tvars_set(n, "name", b->vl[i].name);
+		lab_tvars_setf(n, "id", "%lu", b->vl[i].id);
+		lab_tvars_set(n, "parent", b->vl[i].parent);
+		/* a NIC outside the bond: netplan merges it, keeps its config */
+		if (!b->vl[i].on_bond && (i == 0 || strcmp(b->vl[i - 1].parent,
+		    b->vl[i].parent) != 0) && ((n = lab_tvars_add(t,
+		    "vparents")) == NULL || lab_tvars_set(n, "name",
+		    b->vl[i].parent) == -1))
+			return lab_err_oom(b->err);
+	}
 	if (addr_vars(b, t, 1) == -1)
 		return -1;
 	snprintf(path, sizeof(path), "/etc/netplan/90-lab-%s.yaml", BOND);
@@ -370,6 +428,39 @@ script(struct bond *b, const char *name, const char *tmpl)
 	snprintf(comment, sizeof(comment), "the %s script", name);
 	return lab_plan_file(b->p, path, 0700, tmpl, b->t, comment, b->err) ?
 	    0 : -1;
+}
+
+/*
+ * The VLAN interfaces in the scripts: brought up after the bond, taken
+ * down first; the rollback deletes those that apply.sh did not see.
+ */
+static int
+vlan_vars(struct bond *b, struct lab_buf *downs)
+{
+	struct lab_tvars	*v, *d, *u;
+	size_t			 i;
+
+	lab_tvars_setb(b->t, "has_vlans", b->nvl > 0);
+	for (i = 0; i < b->nvl; i++) {
+		const struct lab_vlan_link *l = &b->vl[i];
+
+		if ((v = lab_tvars_add(b->t, "vlinks")) == NULL ||
+		    (d = lab_tvars_add(b->t, "downs")) == NULL ||
+		    (u = lab_tvars_add(b->t, "ups")) == NULL)
+			return lab_err_oom(b->err);
+		lab_tvars_set(v, "name", l->name);
+		lab_tvars_setf(v, "id", "%lu", l->id);
+		lab_tvars_set(v, "parent", l->parent);
+		lab_tvars_set(d, "name", l->name);
+		lab_tvars_set(u, "name", l->name);
+		lab_buf_addf(downs, " %s", l->name);
+		if (!l->on_bond && (i == 0 || strcmp(b->vl[i - 1].parent,
+		    l->parent) != 0) && ((v = lab_tvars_add(b->t,
+		    "vparents")) == NULL || lab_tvars_set(v, "name",
+		    l->parent) == -1))
+			return lab_err_oom(b->err);
+	}
+	return 0;
 }
 
 /* The variables every script shares. */
@@ -420,6 +511,10 @@ script_vars(struct bond *b, struct lab_buf *slaves)
 		lab_tvars_set(d, "name", ups[k]);
 		lab_tvars_set(v, "name", ups[k]);
 	}
+	if (vlan_vars(b, &downs) == -1) {
+		lab_buf_release(&downs);
+		return -1;
+	}
 	for (k = 1; k >= 0; k--)
 		if (ups[k] != NULL && ((v = lab_tvars_add(b->t, "ups_rev")) ==
 		    NULL || lab_tvars_set(v, "name", ups[k]) == -1)) {
@@ -444,6 +539,11 @@ steps(struct bond *b, const char *slaves)
 	    "inventory's MACs, the kernel can bond%s, %s is in use",
 	    b->req->bridge ? " and bridge" : "", b->renderer);
 	if (lab_plan_script(b->p, LAB_STEP_CHECK, "net-check.sh", b->t, comment,
+	    b->err) == NULL)
+		return -1;
+	if (b->nvl > 0 && lab_plan_script(b->p, LAB_STEP_CHECK,
+	    "net-8021q.sh", b->t, "the kernel can tag VLANs (8021q, "
+	    "/proc/net/vlan) and the VLAN interfaces are not there yet",
 	    b->err) == NULL)
 		return -1;
 	snprintf(comment, sizeof(comment), "make the staging folder %s "
@@ -531,6 +631,21 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 			return lab_err_set(err, LAB_EXIT_INPUT, "bad bridge "
 			    "name '%s': host '%s' has a NIC of that name",
 			    req->bridge, h->name);
+	if (lab_vlan_links(h, b.nics, b.n, BOND, &b.vl, &b.nvl, err) == -1)
+		return -1;
+	for (i = 0; i < b.nvl; i++)
+		if (!b.vl[i].on_bond && strcmp(b.renderer, "networkd") == 0) {
+			const struct lab_loc *l = &b.vl[i].nic->loc;
+
+			lab_err_set(err, LAB_EXIT_INPUT, "%s:%d:%d: NIC '%s' "
+			    "has tagged VLANs but is not in the bond: with "
+			    "networkd lab renders VLAN interfaces on the bond "
+			    "only (the NIC's .network is not lab's); use "
+			    "ifupdown or netplan, or bond it", l->file,
+			    l->line, l->col, b.vl[i].parent);
+			free(b.vl);
+			return -1;
+		}
 	lab_buf_init(&slaves);
 	if ((b.p = lab_plan_new(h, "network", req->mode)) == NULL ||
 	    (b.p->staging = strdup(STAGING)) == NULL ||
@@ -554,6 +669,7 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 out:
 	lab_buf_release(&slaves);
 	lab_tvars_free(b.t);
+	free(b.vl);
 	if (rc == 0)
 		*ret = b.p;
 	else
