@@ -139,7 +139,7 @@ same_wish(const struct lab_nic *a, const struct lab_nic *b,
 		rc = lab_err_oom(err);
 	else if (strcmp(da.s, db.s) != 0)
 		rc = lab_err_set(err, LAB_EXIT_INPUT, "%s:%d:%d: NIC '%s' "
-		    "wants %s but '%s', in the same bond, wants %s: the NICs "
+		    "wants %s, but '%s', in the same bond, wants %s: the NICs "
 		    "of one bond carry the same VLANs", l->file, l->line,
 		    l->col, b->name, db.s, a->name, da.s);
 	lab_buf_release(&da);
@@ -175,12 +175,13 @@ add_links(const struct lab_nic *nic, const char *parent, int on_bond,
 		len = snprintf(lk->name, sizeof(lk->name), "%s.%lu", parent,
 		    ids[i]);
 		if (len < 0 || len > MAXIFNAME) {
+			lab_err_set(err, LAB_EXIT_INPUT, "%s:%d:%d: NIC '%s': "
+			    "the VLAN interface %s.%lu would have a name of %d "
+			    "characters; Linux allows %d (IFNAMSIZ-1)", l->file,
+			    l->line, l->col, nic->name, parent, ids[i], len,
+			    MAXIFNAME);
 			free(ids);
-			return lab_err_set(err, LAB_EXIT_INPUT, "%s:%d:%d: NIC "
-			    "'%s': the VLAN interface %s.%lu would have a name "
-			    "of %d characters; Linux allows %d (IFNAMSIZ-1)",
-			    l->file, l->line, l->col, nic->name, parent, ids[i],
-			    len, MAXIFNAME);
+			return -1;
 		}
 		snprintf(lk->parent, sizeof(lk->parent), "%s", parent);
 		lk->id = ids[i];

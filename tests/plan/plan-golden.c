@@ -214,7 +214,12 @@ main(int argc, char **argv)
 	}
 	lab_err_init(&err);
 	inv = lab_inventory_new();
-	if (asprintf(&inv_path, "%s/%s", src, invname) < 0 ||
+	/* relative names: errors name tests/plan/hosts.yaml:LINE:COL */
+	if (chdir(src) == -1) {
+		fprintf(stderr, "cannot enter %s\n", src);
+		return 70;
+	}
+	if ((inv_path = strdup(invname)) == NULL ||
 	    lab_inventory_load(inv, &inv_path, 1, &err) == -1) {
 		fprintf(stderr, "inventory: %s\n", err.msg);
 		return 70;
@@ -229,7 +234,7 @@ main(int argc, char **argv)
 			return 70;
 		}
 	if (file != NULL) {
-		if (asprintf(&path, "%s/%s", src, file) < 0 ||
+		if ((path = strdup(file)) == NULL ||
 		    (sreq.layout_text = slurp(path)) == NULL) {
 			fprintf(stderr, "cannot read %s\n", file);
 			return 70;
