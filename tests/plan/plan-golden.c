@@ -154,7 +154,7 @@ main(int argc, char **argv)
 	struct lab_buf		 out;
 	struct lab_json		 j;
 	char			*disks[64], *nics[16], *seenv[16], *f[4];
-	char			*inv_path, *path, *file = NULL, *vlans[8];
+	char			*inv_path, *file = NULL, *vlans[8];
 	struct vopt		 vo[8];
 	size_t			 nvlans = 0;
 	const char		*src = ".";
@@ -234,12 +234,10 @@ main(int argc, char **argv)
 			return 70;
 		}
 	if (file != NULL) {
-		if ((path = strdup(file)) == NULL ||
-		    (sreq.layout_text = slurp(path)) == NULL) {
+		if ((sreq.layout_text = slurp(file)) == NULL) {
 			fprintf(stderr, "cannot read %s\n", file);
 			return 70;
 		}
-		free(path);
 		sreq.layout_name = file;
 	}
 	if (breq.mode != NULL)
