@@ -543,7 +543,7 @@ steps(struct bond *b, const char *slaves)
 		return -1;
 	if (b->nvl > 0 && lab_plan_script(b->p, LAB_STEP_CHECK,
 	    "net-8021q.sh", b->t, "the kernel can tag VLANs (8021q, "
-	    "/proc/net/vlan) and the VLAN interfaces are not there yet",
+	    "/proc/net/vlan), and no other link has a VLAN interface's name",
 	    b->err) == NULL)
 		return -1;
 	snprintf(comment, sizeof(comment), "make the staging folder %s "
@@ -633,6 +633,14 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 			    req->bridge, h->name);
 	if (lab_vlan_links(h, b.nics, b.n, BOND, &b.vl, &b.nvl, err) == -1)
 		return -1;
+	for (i = 0; req->bridge != NULL && i < b.nvl; i++)
+		if (strcmp(b.vl[i].name, req->bridge) == 0) {
+			lab_err_set(err, LAB_EXIT_INPUT, "bad bridge name "
+			    "'%s': that is a VLAN interface of NIC '%s'",
+			    req->bridge, b.vl[i].nic->name);
+			free(b.vl);
+			return -1;
+		}
 	for (i = 0; i < b.nvl; i++)
 		if (!b.vl[i].on_bond && strcmp(b.renderer, "networkd") == 0) {
 			const struct lab_loc *l = &b.vl[i].nic->loc;
