@@ -252,6 +252,8 @@ files_ifupdown(struct bond *b, const char *slaves)
 
 	if (t == NULL)
 		return lab_err_oom(b->err);
+	if (b->req->vlans_only)
+		goto vlans;
 	lab_tvars_set(t, "bond_name", BOND);
 	lab_tvars_set(t, "bond_mode", b->req->mode);
 	lab_tvars_set(t, "slave_list", slaves);
@@ -275,6 +277,7 @@ files_ifupdown(struct bond *b, const char *slaves)
 	if (addr_vars(b, bri, 0) == -1)
 		return -1;
 	lab_tvars_setb(bri, "dhcp", 0);
+vlans:
 	for (i = 0; i < b->nvl; i++) {
 		if ((bi = lab_tvars_add(t, "ifaces")) == NULL)
 			return lab_err_oom(b->err);
@@ -283,7 +286,7 @@ files_ifupdown(struct bond *b, const char *slaves)
 		lab_tvars_set(bi, "raw", b->vl[i].parent);
 	}
 	snprintf(path, sizeof(path), "/etc/network/interfaces.d/lab-%s",
-	    BOND);
+	    b->req->vlans_only ? "vlans" : BOND);
 	return write_new(b, path, 0644, "bond-ifupdown", t) ? 0 : -1;
 }
 
@@ -387,11 +390,13 @@ files_netplan(struct bond *b)
 
 	if (t == NULL)
 		return lab_err_oom(b->err);
-	lab_tvars_set(t, "bond_name", BOND);
-	lab_tvars_set(t, "mode", b->req->mode);
+	if (!b->req->vlans_only) {
+		lab_tvars_set(t, "bond_name", BOND);
+		lab_tvars_set(t, "mode", b->req->mode);
+	}
 	if (b->req->bridge != NULL)
 		lab_tvars_set(t, "bridge", b->req->bridge);
-	else
+	else if (!b->req->vlans_only)
 		lab_tvars_setb(t, "on_bond", 1);
 	for (i = 0; i < b->n; i++) {
 		if ((n = lab_tvars_add(t, "nics")) == NULL)
@@ -413,9 +418,10 @@ files_netplan(struct bond *b)
 		    b->vl[i].parent) == -1))
 			return lab_err_oom(b->err);
 	}
-	if (addr_vars(b, t, 1) == -1)
+	if (!b->req->vlans_only && addr_vars(b, t, 1) == -1)
 		return -1;
-	snprintf(path, sizeof(path), "/etc/netplan/90-lab-%s.yaml", BOND);
+	snprintf(path, sizeof(path), "/etc/netplan/90-lab-%s.yaml",
+	    b->req->vlans_only ? "vlans" : BOND);
 	return write_new(b, path, 0600, "bond-netplan.yaml", t) ? 0 : -1;
 }
 
@@ -471,7 +477,8 @@ script_vars(struct bond *b, struct lab_buf *slaves)
 		"/etc/systemd/network", "/etc/netplan" };
 	struct lab_tvars	*v, *d;
 	struct lab_buf		 downs;
-	const char		*ups[2] = { BOND, b->req->bridge };
+	const char		*ups[2] = { b->req->vlans_only ? NULL : BOND,
+				    b->req->bridge };
 	size_t			 i;
 	int			 k;
 
@@ -479,6 +486,7 @@ script_vars(struct bond *b, struct lab_buf *slaves)
 	lab_tvars_setf(b->t, "rollback_s", "%d", b->p->rollback_s);
 	lab_tvars_setb(b->t, b->renderer, 1);
 	lab_tvars_set(b->t, "top", b->top);
+	lab_tvars_setb(b->t, "bonding", !b->req->vlans_only);
 	if (b->req->bridge != NULL)
 		lab_tvars_set(b->t, "bridge", b->req->bridge);
 	for (i = 0; lab_bond_renderer_words[i] != NULL; i++)
@@ -535,9 +543,13 @@ steps(struct bond *b, const char *slaves)
 	char		 comment[200];
 	int		 rc;
 
-	snprintf(comment, sizeof(comment), "the NICs are here with the "
-	    "inventory's MACs, the kernel can bond%s, %s is in use",
-	    b->req->bridge ? " and bridge" : "", b->renderer);
+	if (b->req->vlans_only)
+		snprintf(comment, sizeof(comment), "%s is in use, no network "
+		    "change is pending", b->renderer);
+	else
+		snprintf(comment, sizeof(comment), "the NICs are here with the "
+		    "inventory's MACs, the kernel can bond%s, %s is in use",
+		    b->req->bridge ? " and bridge" : "", b->renderer);
 	if (lab_plan_script(b->p, LAB_STEP_CHECK, "net-check.sh", b->t, comment,
 	    b->err) == NULL)
 		return -1;
@@ -608,12 +620,16 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 	b.req = req;
 	b.err = err;
 	b.renderer = req->renderer ? req->renderer : "ifupdown";
-	if (req->mode == NULL)
+	if (req->vlans_only && (req->mode != NULL || req->nics != NULL ||
+	    req->bridge != NULL))
+		return lab_err_set(err, LAB_EXIT_INPUT, "VLAN interfaces alone "
+		    "are planned without a bond: no bond mode, NICs or bridge");
+	if (req->mode == NULL && !req->vlans_only)
 		return lab_err_set(err, LAB_EXIT_INPUT, "no bond mode given "
 		    "(active-backup, 802.3ad or balance-alb)");
-	if (word("bond mode", req->mode, lab_bond_mode_words, 3, err) == -1 ||
-	    word("renderer", b.renderer, lab_bond_renderer_words, 3,
-	    err) == -1)
+	if ((req->mode != NULL && word("bond mode", req->mode,
+	    lab_bond_mode_words, 3, err) == -1) || word("renderer",
+	    b.renderer, lab_bond_renderer_words, 3, err) == -1)
 		return -1;
 	if (req->bridge != NULL && (lab_check_name(req->bridge, &why) == -1 ||
 	    strlen(req->bridge) > 15 || strcmp(req->bridge, BOND) == 0))
@@ -624,7 +640,7 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 	if (req->rollback_s < 0 || req->rollback_s > 3600)
 		return lab_err_set(err, LAB_EXIT_INPUT, "the rollback window "
 		    "is 1 to 3600 seconds, not %d", req->rollback_s);
-	if (pick_nics(&b) == -1)
+	if (!req->vlans_only && pick_nics(&b) == -1)
 		return -1;
 	for (i = 0; req->bridge != NULL && i < h->nnics; i++)
 		if (strcmp(h->nics[i].name, req->bridge) == 0)
@@ -633,6 +649,10 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 			    req->bridge, h->name);
 	if (lab_vlan_links(h, b.nics, b.n, BOND, &b.vl, &b.nvl, err) == -1)
 		return -1;
+	if (req->vlans_only && b.nvl == 0)
+		return lab_err_set(err, LAB_EXIT_INPUT, "host '%s' has no NIC "
+		    "with VLANs to tag (tagged: true and vlan: or vlans: in the "
+		    "inventory)", h->name);
 	for (i = 0; req->bridge != NULL && i < b.nvl; i++)
 		if (strcmp(b.vl[i].name, req->bridge) == 0) {
 			lab_err_set(err, LAB_EXIT_INPUT, "bad bridge name "
@@ -655,18 +675,21 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 			return -1;
 		}
 	lab_buf_init(&slaves);
-	if ((b.p = lab_plan_new(h, "network", req->mode)) == NULL ||
+	if ((b.p = lab_plan_new(h, "network", req->mode ? req->mode :
+	    "vlans")) == NULL ||
 	    (b.p->staging = strdup(STAGING)) == NULL ||
 	    (b.t = lab_tvars_new()) == NULL) {
 		lab_err_oom(err);
 		goto out;
 	}
 	b.p->rollback_s = req->rollback_s ? req->rollback_s : 60;
-	b.top = req->bridge ? req->bridge : BOND;
-	if ((strcmp(req->mode, "802.3ad") == 0 ? check_lag(&b) :
-	    check_no_lag(&b)) == -1)
+	b.top = req->bridge ? req->bridge : req->vlans_only ? b.vl[0].name :
+	    BOND;
+	if (!req->vlans_only && (strcmp(req->mode, "802.3ad") == 0 ?
+	    check_lag(&b) : check_no_lag(&b)) == -1)
 		goto out;
-	if ((h->network == NULL || h->network->address == NULL) &&
+	if (!req->vlans_only && (h->network == NULL ||
+	    h->network->address == NULL) &&
 	    lab_plan_warn(b.p, err, "host '%s' has no network address in the "
 	    "inventory: %s gets one over DHCP, which may differ from the "
 	    "address lab reaches it at", h->name, b.top) == -1)

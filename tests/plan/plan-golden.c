@@ -10,6 +10,7 @@
  *	plan-golden ... HOST --bond MODE [--nics N,N] [--bridge NAME]
  *	    [--renderer R] [--seen NIC:SWITCH:PORT:LAG,...] [--rollback S]
  *	    [--vlan NIC=WISH]...
+ *	plan-golden ... HOST --vlans-only [--renderer R] [--vlan NIC=WISH]...
  *
  * --vlan fills a NIC's VLAN wish as the inventory would: WISH is V
  * (vlan: V), V+V+... (vlans: [V, ...]), either with /N (native: N), and
@@ -142,6 +143,7 @@ main(int argc, char **argv)
 		{ "seen", required_argument, NULL, 's' },
 		{ "rollback", required_argument, NULL, 'R' },
 		{ "vlan", required_argument, NULL, 'V' },
+		{ "vlans-only", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct lab_storage_req	 sreq = { 0 };
@@ -199,6 +201,7 @@ main(int argc, char **argv)
 			breq.seen = seen;
 			break;
 		case 'R': breq.rollback_s = atoi(optarg); break;
+		case 'O': breq.vlans_only = 1; break;
 		case 'V':
 			if (nvlans == LAB_ARRAY_SIZE(vlans))
 				return 64;
@@ -240,7 +243,7 @@ main(int argc, char **argv)
 		}
 		sreq.layout_name = file;
 	}
-	if (breq.mode != NULL)
+	if (breq.mode != NULL || breq.vlans_only)
 		rc = lab_plan_bond(h, &breq, &plan, &err);
 	else
 		rc = lab_plan_storage(h, &sreq, &plan, &err);
