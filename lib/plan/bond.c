@@ -685,7 +685,7 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 	b.p->rollback_s = req->rollback_s ? req->rollback_s : 60;
 	b.top = req->bridge ? req->bridge : req->vlans_only ? b.vl[0].name :
 	    BOND;
-	if (!req->vlans_only && (strcmp(req->mode, "802.3ad") == 0 ?
+	if (req->mode != NULL && (strcmp(req->mode, "802.3ad") == 0 ?
 	    check_lag(&b) : check_no_lag(&b)) == -1)
 		goto out;
 	if (!req->vlans_only && (h->network == NULL ||
