@@ -5,9 +5,35 @@
  * systemd-networkd or netplan, each staged under STAGING/new.
  */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "bond-priv.h"
+
+struct lab_step *
+lab_bond_write(struct bond *b, const char *path, int mode, const char *tmpl,
+    const struct lab_tvars *t)
+{
+	struct lab_tvars	*f;
+	struct lab_step		*s;
+	char			*staged, comment[160];
+
+	if ((f = lab_tvars_add(b->t, "files")) == NULL) {
+		lab_err_oom(b->err);
+		return NULL;
+	}
+	lab_tvars_set(f, "path", path);
+	lab_tvars_setf(f, "mode", "%04o", mode);
+	if ((staged = lab_asprintf("%s/new%s", STAGING, path)) == NULL) {
+		lab_err_oom(b->err);
+		return NULL;
+	}
+	snprintf(comment, sizeof(comment), "stage %s (switch.sh installs it)",
+	    path);
+	s = lab_plan_file(b->p, staged, mode, tmpl, t, comment, b->err);
+	free(staged);
+	return s;
+}
 
 /* The address settings of the interface that carries the host's IP. */
 static int

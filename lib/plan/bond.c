@@ -168,31 +168,6 @@ check_no_lag(struct bond *b)
 	return 0;
 }
 
-struct lab_step *
-lab_bond_write(struct bond *b, const char *path, int mode, const char *tmpl,
-    const struct lab_tvars *t)
-{
-	struct lab_tvars	*f;
-	struct lab_step		*s;
-	char			*staged, comment[160];
-
-	if ((f = lab_tvars_add(b->t, "files")) == NULL) {
-		lab_err_oom(b->err);
-		return NULL;
-	}
-	lab_tvars_set(f, "path", path);
-	lab_tvars_setf(f, "mode", "%04o", mode);
-	if ((staged = lab_asprintf("%s/new%s", STAGING, path)) == NULL) {
-		lab_err_oom(b->err);
-		return NULL;
-	}
-	snprintf(comment, sizeof(comment), "stage %s (switch.sh installs it)",
-	    path);
-	s = lab_plan_file(b->p, staged, mode, tmpl, t, comment, b->err);
-	free(staged);
-	return s;
-}
-
 static int
 script(struct bond *b, const char *name, const char *tmpl)
 {
