@@ -136,6 +136,7 @@ bond_req(struct prov *p, const char *mode, struct lab_err *err)
 
 	memset(&p->breq, 0, sizeof(p->breq));
 	p->breq.mode = mode;
+	p->breq.vlans_only = cmd_opt(call, "vlans") != NULL;
 	if (split_list(cmd_opt(call, "nics"), &p->nics, err) == -1)
 		return -1;
 	if (p->nics.n > 0) {
@@ -372,15 +373,16 @@ provision_run(struct lab_call *call, struct lab_err *err)
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	const char	*layout = cmd_opt(call, "layout");
 	const char	*bond = cmd_opt(call, "bond");
+	int		 vlans = cmd_opt(call, "vlans") != NULL;
 	struct lab_strv	 none;
 	struct prov	 p;
 	char		 q[160], what[160];
 	int		 rc;
 
-	if ((layout == NULL) == (bond == NULL))
+	if ((layout != NULL) + (bond != NULL) + vlans != 1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "say what to provision: "
-		    "--layout LAYOUT (storage) or --bond MODE (network), one "
-		    "at a time"), LAB_EXIT_INPUT;
+		    "--layout LAYOUT (storage), --bond MODE or --vlans "
+		    "(network), one at a time"), LAB_EXIT_INPUT;
 	call->no_audit = !call->yes;	/* a plan only, until confirmed */
 	if (cmd_inventory(call, &inv, err) == -1)
 		return err->code;
@@ -445,6 +447,8 @@ static const struct lab_opt provision_opts[] = {
 	  "address" },
 	{ "renderer", "R", "ifupdown (default), networkd or netplan",
 	  lab_bond_renderer_words, 0 },
+	{ "vlans", NULL, "network without a bond: only the VLAN interfaces "
+	  "of the NICs with tagged: true" },
 	{ "accept-new", NULL, "trust and record an unknown SSH host key" },
 	{ NULL, NULL, NULL },
 };

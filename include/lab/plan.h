@@ -119,6 +119,9 @@ struct lab_bond_req {
 	const struct lab_bond_nic *seen;	/* what discovery knows */
 	size_t			 nseen;
 	int			 rollback_s;	/* 0: 60 */
+	int			 vlans_only;	/* no bond (mode, nics, bridge
+						   NULL): only the VLAN
+						   interfaces of tagged NICs */
 };
 
 int	lab_plan_storage(const struct lab_host *,

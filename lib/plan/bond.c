@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "lab/parse.h"
-#include "plan-priv.h"
+#include "bond-priv.h"
 
 /*
  * NIC bonding, optionally bridged, for ifupdown, systemd-networkd or
@@ -12,28 +12,14 @@
  * saves the config and arms a rollback timer, switch.sh installs and
  * brings up the new config apart from the SSH session, "confirm.sh wait",
  * over a new SSH connection, waits until it is up, and confirm.sh, over
- * another one opened after that, stops the rollback.
+ * another one opened after that, stops the rollback. The config files
+ * are bond-files.c's, the VLAN interfaces of tagged NICs bond-vlan.c's.
  */
-
-#define STAGING		"/var/lib/lab/net"
-#define BOND		"bond0"
 
 const char *const lab_bond_mode_words[] = { "active-backup", "802.3ad",
 	"balance-alb", NULL };
 const char *const lab_bond_renderer_words[] = { "ifupdown", "networkd",
 	"netplan", NULL };
-
-struct bond {
-	const struct lab_host	*h;
-	const struct lab_bond_req *req;
-	struct lab_plan		*p;
-	const struct lab_nic	*nics[32];
-	size_t			 n;
-	const char		*renderer;
-	const char		*top;		/* carries the address */
-	struct lab_tvars	*t;		/* shared by the scripts */
-	struct lab_err		*err;
-};
 
 static int
 word(const char *what, const char *s, const char *const *w, size_t n,
@@ -182,185 +168,6 @@ check_no_lag(struct bond *b)
 	return 0;
 }
 
-/* The address settings of the interface that carries the host's IP. */
-static int
-addr_vars(struct bond *b, struct lab_tvars *t, int list_dns)
-{
-	const struct lab_netcfg	*net = b->h->network;
-	struct lab_tvars	*d;
-	struct lab_buf		 dns;
-	size_t			 i;
-
-	if (net == NULL || net->address == NULL) {
-		lab_tvars_setb(t, "dhcp", 1);
-		return 0;
-	}
-	lab_tvars_set(t, "address", net->address);
-	if (net->gateway != NULL)
-		lab_tvars_set(t, "gateway", net->gateway);
-	lab_tvars_setb(t, "has_dns", net->dns.n > 0);
-	lab_buf_init(&dns);
-	for (i = 0; i < net->dns.n; i++) {
-		if (list_dns) {
-			if ((d = lab_tvars_add(t, "dns")) == NULL)
-				return lab_err_oom(b->err);
-			lab_tvars_set(d, "ip", net->dns.v[i]);
-			lab_tvars_setb(d, "sp", i > 0);
-		}
-		lab_buf_addf(&dns, "%s%s", i ? " " : "", net->dns.v[i]);
-	}
-	if (!list_dns && dns.len > 0)
-		lab_tvars_set(t, "dns", dns.s);
-	lab_buf_release(&dns);
-	return 0;
-}
-
-static struct lab_step *
-write_new(struct bond *b, const char *path, int mode, const char *tmpl,
-    const struct lab_tvars *t)
-{
-	struct lab_tvars	*f;
-	struct lab_step		*s;
-	char			*staged, comment[160];
-
-	if ((f = lab_tvars_add(b->t, "files")) == NULL) {
-		lab_err_oom(b->err);
-		return NULL;
-	}
-	lab_tvars_set(f, "path", path);
-	lab_tvars_setf(f, "mode", "%04o", mode);
-	if ((staged = lab_asprintf("%s/new%s", STAGING, path)) == NULL) {
-		lab_err_oom(b->err);
-		return NULL;
-	}
-	snprintf(comment, sizeof(comment), "stage %s (switch.sh installs it)",
-	    path);
-	s = lab_plan_file(b->p, staged, mode, tmpl, t, comment, b->err);
-	free(staged);
-	return s;
-}
-
-static int
-files_ifupdown(struct bond *b, const char *slaves)
-{
-	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
-	struct lab_tvars	*bi, *bri;
-	char			 path[128];
-
-	if (t == NULL)
-		return lab_err_oom(b->err);
-	lab_tvars_set(t, "bond_name", BOND);
-	lab_tvars_set(t, "bond_mode", b->req->mode);
-	lab_tvars_set(t, "slave_list", slaves);
-	if (b->req->bridge != NULL)
-		lab_tvars_set(t, "bridge", b->req->bridge);
-	if ((bi = lab_tvars_add(t, "ifaces")) == NULL)
-		return lab_err_oom(b->err);
-	lab_tvars_set(bi, "name", BOND);
-	lab_tvars_set(bi, "slaves", slaves);
-	lab_tvars_set(bi, "mode", b->req->mode);
-	bri = bi;
-	if (b->req->bridge != NULL) {
-		lab_tvars_set(bi, "method", "manual");
-		if ((bri = lab_tvars_add(t, "ifaces")) == NULL)
-			return lab_err_oom(b->err);
-		lab_tvars_set(bri, "name", b->req->bridge);
-		lab_tvars_set(bri, "ports", BOND);
-	}
-	lab_tvars_set(bri, "method", b->h->network && b->h->network->address ?
-	    "static" : "dhcp");
-	if (addr_vars(b, bri, 0) == -1)
-		return -1;
-	lab_tvars_setb(bri, "dhcp", 0);
-	snprintf(path, sizeof(path), "/etc/network/interfaces.d/lab-%s",
-	    BOND);
-	return write_new(b, path, 0644, "bond-ifupdown", t) ? 0 : -1;
-}
-
-static int
-netdev(struct bond *b, const char *name, const char *kind, const char *mode)
-{
-	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
-	char	path[128];
-
-	if (t == NULL)
-		return lab_err_oom(b->err);
-	lab_tvars_set(t, "name", name);
-	lab_tvars_set(t, "kind", kind);
-	lab_tvars_set(t, "mac", b->nics[0]->mac);
-	if (mode != NULL)
-		lab_tvars_set(t, "mode", mode);
-	lab_tvars_setb(t, "stp", strcmp(kind, "bridge") == 0);
-	snprintf(path, sizeof(path), "/etc/systemd/network/10-lab-%s.netdev",
-	    name);
-	return write_new(b, path, 0644, "networkd-netdev", t) ? 0 : -1;
-}
-
-static int
-network(struct bond *b, const char *file, const char *match,
-    const char *key, const char *val, int addr)
-{
-	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
-	char	path[128];
-
-	if (t == NULL)
-		return lab_err_oom(b->err);
-	lab_tvars_set(t, "match", match);
-	if (key != NULL)
-		lab_tvars_set(t, key, val);
-	if (addr && addr_vars(b, t, 1) == -1)
-		return -1;
-	snprintf(path, sizeof(path), "/etc/systemd/network/10-lab-%s.network",
-	    file);
-	return write_new(b, path, 0644, "networkd-network", t) ? 0 : -1;
-}
-
-static int
-files_networkd(struct bond *b, const char *slaves)
-{
-	const char	*br = b->req->bridge;
-	char		 file[64];
-
-	snprintf(file, sizeof(file), "%s-slaves", BOND);
-	if (netdev(b, BOND, "bond", b->req->mode) == -1 ||
-	    (br != NULL && netdev(b, br, "bridge", NULL) == -1) ||
-	    network(b, file, slaves, "bond", BOND, 0) == -1)
-		return -1;
-	if (br == NULL)
-		return network(b, BOND, BOND, NULL, NULL, 1);
-	if (network(b, BOND, BOND, "bridge", br, 0) == -1)
-		return -1;
-	return network(b, br, br, NULL, NULL, 1);
-}
-
-static int
-files_netplan(struct bond *b)
-{
-	LAB_CLEANUP(lab_tvars_freep) struct lab_tvars *t = lab_tvars_new();
-	struct lab_tvars	*n;
-	char			 path[128];
-	size_t			 i;
-
-	if (t == NULL)
-		return lab_err_oom(b->err);
-	lab_tvars_set(t, "bond_name", BOND);
-	lab_tvars_set(t, "mode", b->req->mode);
-	if (b->req->bridge != NULL)
-		lab_tvars_set(t, "bridge", b->req->bridge);
-	else
-		lab_tvars_setb(t, "on_bond", 1);
-	for (i = 0; i < b->n; i++) {
-		if ((n = lab_tvars_add(t, "nics")) == NULL)
-			return lab_err_oom(b->err);
-		lab_tvars_set(n, "name", b->nics[i]->name);
-		lab_tvars_setb(n, "sp", i > 0);
-	}
-	if (addr_vars(b, t, 1) == -1)
-		return -1;
-	snprintf(path, sizeof(path), "/etc/netplan/90-lab-%s.yaml", BOND);
-	return write_new(b, path, 0600, "bond-netplan.yaml", t) ? 0 : -1;
-}
-
 static int
 script(struct bond *b, const char *name, const char *tmpl)
 {
@@ -372,6 +179,39 @@ script(struct bond *b, const char *name, const char *tmpl)
 	    0 : -1;
 }
 
+/*
+ * The VLAN interfaces in the scripts: brought up after the bond, taken
+ * down first; the rollback deletes those that apply.sh did not see.
+ */
+static int
+vlan_vars(struct bond *b, struct lab_buf *downs)
+{
+	struct lab_tvars	*v, *d, *u;
+	size_t			 i;
+
+	lab_tvars_setb(b->t, "has_vlans", b->nvl > 0);
+	for (i = 0; i < b->nvl; i++) {
+		const struct lab_vlan_link *l = &b->vl[i];
+
+		if ((v = lab_tvars_add(b->t, "vlinks")) == NULL ||
+		    (d = lab_tvars_add(b->t, "downs")) == NULL ||
+		    (u = lab_tvars_add(b->t, "ups")) == NULL)
+			return lab_err_oom(b->err);
+		lab_tvars_set(v, "name", l->name);
+		lab_tvars_setf(v, "id", "%lu", l->id);
+		lab_tvars_set(v, "parent", l->parent);
+		lab_tvars_set(d, "name", l->name);
+		lab_tvars_set(u, "name", l->name);
+		lab_buf_addf(downs, " %s", l->name);
+		if (!l->on_bond && (i == 0 || strcmp(b->vl[i - 1].parent,
+		    l->parent) != 0) && ((v = lab_tvars_add(b->t,
+		    "vparents")) == NULL || lab_tvars_set(v, "name",
+		    l->parent) == -1))
+			return lab_err_oom(b->err);
+	}
+	return 0;
+}
+
 /* The variables every script shares. */
 static int
 script_vars(struct bond *b, struct lab_buf *slaves)
@@ -380,7 +220,8 @@ script_vars(struct bond *b, struct lab_buf *slaves)
 		"/etc/systemd/network", "/etc/netplan" };
 	struct lab_tvars	*v, *d;
 	struct lab_buf		 downs;
-	const char		*ups[2] = { BOND, b->req->bridge };
+	const char		*ups[2] = { b->req->vlans_only ? NULL : BOND,
+				    b->req->bridge };
 	size_t			 i;
 	int			 k;
 
@@ -388,6 +229,7 @@ script_vars(struct bond *b, struct lab_buf *slaves)
 	lab_tvars_setf(b->t, "rollback_s", "%d", b->p->rollback_s);
 	lab_tvars_setb(b->t, b->renderer, 1);
 	lab_tvars_set(b->t, "top", b->top);
+	lab_tvars_setb(b->t, "bonding", !b->req->vlans_only);
 	if (b->req->bridge != NULL)
 		lab_tvars_set(b->t, "bridge", b->req->bridge);
 	for (i = 0; lab_bond_renderer_words[i] != NULL; i++)
@@ -420,6 +262,10 @@ script_vars(struct bond *b, struct lab_buf *slaves)
 		lab_tvars_set(d, "name", ups[k]);
 		lab_tvars_set(v, "name", ups[k]);
 	}
+	if (vlan_vars(b, &downs) == -1) {
+		lab_buf_release(&downs);
+		return -1;
+	}
 	for (k = 1; k >= 0; k--)
 		if (ups[k] != NULL && ((v = lab_tvars_add(b->t, "ups_rev")) ==
 		    NULL || lab_tvars_set(v, "name", ups[k]) == -1)) {
@@ -440,10 +286,19 @@ steps(struct bond *b, const char *slaves)
 	char		 comment[200];
 	int		 rc;
 
-	snprintf(comment, sizeof(comment), "the NICs are here with the "
-	    "inventory's MACs, the kernel can bond%s, %s is in use",
-	    b->req->bridge ? " and bridge" : "", b->renderer);
+	if (b->req->vlans_only)
+		snprintf(comment, sizeof(comment), "%s is in use, no network "
+		    "change is pending", b->renderer);
+	else
+		snprintf(comment, sizeof(comment), "the NICs are here with the "
+		    "inventory's MACs, the kernel can bond%s, %s is in use",
+		    b->req->bridge ? " and bridge" : "", b->renderer);
 	if (lab_plan_script(b->p, LAB_STEP_CHECK, "net-check.sh", b->t, comment,
+	    b->err) == NULL)
+		return -1;
+	if (b->nvl > 0 && lab_plan_script(b->p, LAB_STEP_CHECK,
+	    "net-8021q.sh", b->t, "the kernel can tag VLANs (8021q, "
+	    "/proc/net/vlan), and no other link has a VLAN interface's name",
 	    b->err) == NULL)
 		return -1;
 	snprintf(comment, sizeof(comment), "make the staging folder %s "
@@ -452,11 +307,11 @@ steps(struct bond *b, const char *slaves)
 	    b->err) == NULL)
 		return -1;
 	if (strcmp(b->renderer, "ifupdown") == 0)
-		rc = files_ifupdown(b, slaves);
+		rc = lab_bond_ifupdown(b, slaves);
 	else if (strcmp(b->renderer, "networkd") == 0)
-		rc = files_networkd(b, slaves);
+		rc = lab_bond_networkd(b, slaves);
 	else
-		rc = files_netplan(b);
+		rc = lab_bond_netplan(b);
 	if (rc == -1 || script(b, "apply.sh", "net-apply.sh") == -1 ||
 	    script(b, "switch.sh", "net-switch.sh") == -1 ||
 	    script(b, "rollback.sh", "net-rollback.sh") == -1 ||
@@ -508,12 +363,16 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 	b.req = req;
 	b.err = err;
 	b.renderer = req->renderer ? req->renderer : "ifupdown";
-	if (req->mode == NULL)
+	if (req->vlans_only && (req->mode != NULL || req->nics != NULL ||
+	    req->bridge != NULL))
+		return lab_err_set(err, LAB_EXIT_INPUT, "VLAN interfaces alone "
+		    "are planned without a bond: no bond mode, NICs or bridge");
+	if (req->mode == NULL && !req->vlans_only)
 		return lab_err_set(err, LAB_EXIT_INPUT, "no bond mode given "
 		    "(active-backup, 802.3ad or balance-alb)");
-	if (word("bond mode", req->mode, lab_bond_mode_words, 3, err) == -1 ||
-	    word("renderer", b.renderer, lab_bond_renderer_words, 3,
-	    err) == -1)
+	if ((req->mode != NULL && word("bond mode", req->mode,
+	    lab_bond_mode_words, 3, err) == -1) || word("renderer",
+	    b.renderer, lab_bond_renderer_words, 3, err) == -1)
 		return -1;
 	if (req->bridge != NULL && (lab_check_name(req->bridge, &why) == -1 ||
 	    strlen(req->bridge) > 15 || strcmp(req->bridge, BOND) == 0))
@@ -524,26 +383,56 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 	if (req->rollback_s < 0 || req->rollback_s > 3600)
 		return lab_err_set(err, LAB_EXIT_INPUT, "the rollback window "
 		    "is 1 to 3600 seconds, not %d", req->rollback_s);
-	if (pick_nics(&b) == -1)
+	if (!req->vlans_only && pick_nics(&b) == -1)
 		return -1;
 	for (i = 0; req->bridge != NULL && i < h->nnics; i++)
 		if (strcmp(h->nics[i].name, req->bridge) == 0)
 			return lab_err_set(err, LAB_EXIT_INPUT, "bad bridge "
 			    "name '%s': host '%s' has a NIC of that name",
 			    req->bridge, h->name);
+	if (lab_vlan_links(h, b.nics, b.n, BOND, &b.vl, &b.nvl, err) == -1)
+		return -1;
+	if (req->vlans_only && b.nvl == 0)
+		return lab_err_set(err, LAB_EXIT_INPUT, "host '%s' has no NIC "
+		    "with VLANs to tag (tagged: true and vlan: or vlans: in the "
+		    "inventory)", h->name);
+	for (i = 0; req->bridge != NULL && i < b.nvl; i++)
+		if (strcmp(b.vl[i].name, req->bridge) == 0) {
+			lab_err_set(err, LAB_EXIT_INPUT, "bad bridge name "
+			    "'%s': that is a VLAN interface of NIC '%s'",
+			    req->bridge, b.vl[i].nic->name);
+			free(b.vl);
+			return -1;
+		}
+	for (i = 0; i < b.nvl; i++)
+		if (!b.vl[i].on_bond && strcmp(b.renderer, "networkd") == 0) {
+			const struct lab_loc *l = &b.vl[i].nic->loc;
+
+			lab_err_set(err, LAB_EXIT_INPUT, "%s:%d:%d: NIC '%s' "
+			    "has tagged VLANs but is not in the bond: with "
+			    "networkd lab renders VLAN interfaces on the bond "
+			    "only (the NIC's .network is not lab's); use "
+			    "ifupdown or netplan, or bond it", l->file,
+			    l->line, l->col, b.vl[i].parent);
+			free(b.vl);
+			return -1;
+		}
 	lab_buf_init(&slaves);
-	if ((b.p = lab_plan_new(h, "network", req->mode)) == NULL ||
+	if ((b.p = lab_plan_new(h, "network", req->mode ? req->mode :
+	    "vlans")) == NULL ||
 	    (b.p->staging = strdup(STAGING)) == NULL ||
 	    (b.t = lab_tvars_new()) == NULL) {
 		lab_err_oom(err);
 		goto out;
 	}
 	b.p->rollback_s = req->rollback_s ? req->rollback_s : 60;
-	b.top = req->bridge ? req->bridge : BOND;
-	if ((strcmp(req->mode, "802.3ad") == 0 ? check_lag(&b) :
-	    check_no_lag(&b)) == -1)
+	b.top = req->bridge ? req->bridge : req->vlans_only ? b.vl[0].name :
+	    BOND;
+	if (req->mode != NULL && (strcmp(req->mode, "802.3ad") == 0 ?
+	    check_lag(&b) : check_no_lag(&b)) == -1)
 		goto out;
-	if ((h->network == NULL || h->network->address == NULL) &&
+	if (!req->vlans_only && (h->network == NULL ||
+	    h->network->address == NULL) &&
 	    lab_plan_warn(b.p, err, "host '%s' has no network address in the "
 	    "inventory: %s gets one over DHCP, which may differ from the "
 	    "address lab reaches it at", h->name, b.top) == -1)
@@ -554,6 +443,7 @@ lab_plan_bond(const struct lab_host *h, const struct lab_bond_req *req,
 out:
 	lab_buf_release(&slaves);
 	lab_tvars_free(b.t);
+	free(b.vl);
 	if (rc == 0)
 		*ret = b.p;
 	else

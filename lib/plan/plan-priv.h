@@ -96,4 +96,28 @@ int	lab_plan_layout(const struct lab_host *, const struct lab_storage_req *,
 /* Partition n (1-based) of the disk at dev: sda1, nvme0n1p1, ...-part1. */
 char	*lab_part_dev(const char *dev, int n);
 
+/*
+ * A VLAN interface the network planner renders for a NIC with tagged:
+ * true (include/lab/vlan.h): NAME = PARENT.ID, on the bond when the NIC
+ * is a bond member.
+ */
+struct lab_vlan_link {
+	char		 name[16];	/* "bond0.20", at most IFNAMSIZ-1 */
+	char		 parent[16];	/* "bond0", "eth1" */
+	unsigned long	 id;
+	int		 on_bond;
+	const struct lab_nic *nic;	/* whose wish */
+};
+
+/*
+ * The VLAN interfaces of host h's tagged NICs: one per tagged VLAN (not
+ * the native one), on bond for the n members; the members' wishes must
+ * be equal. Errors (LAB_EXIT_INPUT) name the NIC's file:line:col.
+ * *ret is caller-owned (free).
+ */
+int		 lab_vlan_links(const struct lab_host *h,
+		    const struct lab_nic *const *members, size_t n,
+		    const char *bond, struct lab_vlan_link **ret,
+		    size_t *nret, struct lab_err *);
+
 #endif

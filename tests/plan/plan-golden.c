@@ -9,6 +9,12 @@
  *	    [--log S] [--pool NAME] [--force] [--lz4 1|0|-1]
  *	plan-golden ... HOST --bond MODE [--nics N,N] [--bridge NAME]
  *	    [--renderer R] [--seen NIC:SWITCH:PORT:LAG,...] [--rollback S]
+ *	    [--vlan NIC=WISH]...
+ *	plan-golden ... HOST --vlans-only [--renderer R] [--vlan NIC=WISH]...
+ *
+ * --vlan fills a NIC's VLAN wish as the inventory would: WISH is V
+ * (vlan: V), V+V+... (vlans: [V, ...]), either with /N (native: N), and
+ * tagged: true unless it ends in ",untagged".
  *
  * INVENTORY and FILE are relative to SRCDIR; the inventory defaults to
  * tests/plan/hosts.yaml. In --seen, "-" is NULL.
@@ -61,6 +67,56 @@ split(char *s, char **v, size_t max, char sep)
 	return n;
 }
 
+/* A NIC's VLAN wish from --vlan NIC=WISH (see above). */
+struct vopt {
+	struct lab_nic		*nic;
+	struct lab_vlan_want	 saved;
+};
+
+static int
+vlan_opt(struct lab_host *h, char *arg, struct vopt *vo)
+{
+	struct lab_vlan_want	*w;
+	char			*wish, *p, *ids[64];
+	size_t			 i, n;
+
+	if ((wish = strchr(arg, '=')) == NULL)
+		return -1;
+	*wish++ = '\0';
+	for (i = 0; i < h->nnics; i++)
+		if (strcmp(h->nics[i].name, arg) == 0)
+			break;
+	if (i == h->nnics)
+		return -1;
+	vo->nic = &h->nics[i];
+	vo->saved = vo->nic->vlan;
+	w = &vo->nic->vlan;
+	memset(w, 0, sizeof(*w));
+	w->set = 1;
+	w->tagged = 1;
+	w->loc = vo->nic->loc;
+	if ((p = strstr(wish, ",untagged")) != NULL) {
+		*p = '\0';
+		w->tagged = 0;
+	}
+	if ((p = strchr(wish, '/')) != NULL) {
+		*p++ = '\0';
+		w->native = strtoul(p, NULL, 10);
+		w->native_loc = vo->nic->loc;
+	}
+	if (strchr(wish, '+') == NULL) {
+		w->access = strtoul(wish, NULL, 10);
+		return 0;
+	}
+	n = split(wish, ids, 64, '+');
+	if ((w->trunk = calloc(n, sizeof(*w->trunk))) == NULL)
+		return -1;
+	for (i = 0; i < n; i++)
+		w->trunk[i] = strtoul(ids[i], NULL, 10);
+	w->ntrunk = n;
+	return 0;
+}
+
 static const char *
 dash(char *s)
 {
@@ -86,6 +142,8 @@ main(int argc, char **argv)
 		{ "renderer", required_argument, NULL, 'r' },
 		{ "seen", required_argument, NULL, 's' },
 		{ "rollback", required_argument, NULL, 'R' },
+		{ "vlan", required_argument, NULL, 'V' },
+		{ "vlans-only", no_argument, NULL, 'O' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct lab_storage_req	 sreq = { 0 };
@@ -98,7 +156,9 @@ main(int argc, char **argv)
 	struct lab_buf		 out;
 	struct lab_json		 j;
 	char			*disks[64], *nics[16], *seenv[16], *f[4];
-	char			*inv_path, *path, *file = NULL;
+	char			*inv_path, *file = NULL, *vlans[8];
+	struct vopt		 vo[8];
+	size_t			 nvlans = 0;
 	const char		*src = ".";
 	const char		*invname = "tests/plan/hosts.yaml";
 	size_t			 i;
@@ -141,6 +201,12 @@ main(int argc, char **argv)
 			breq.seen = seen;
 			break;
 		case 'R': breq.rollback_s = atoi(optarg); break;
+		case 'O': breq.vlans_only = 1; break;
+		case 'V':
+			if (nvlans == LAB_ARRAY_SIZE(vlans))
+				return 64;
+			vlans[nvlans++] = optarg;
+			break;
 		default:
 			return 64;
 		}
@@ -151,7 +217,12 @@ main(int argc, char **argv)
 	}
 	lab_err_init(&err);
 	inv = lab_inventory_new();
-	if (asprintf(&inv_path, "%s/%s", src, invname) < 0 ||
+	/* relative names: errors name tests/plan/hosts.yaml:LINE:COL */
+	if (chdir(src) == -1) {
+		fprintf(stderr, "cannot enter %s\n", src);
+		return 70;
+	}
+	if ((inv_path = strdup(invname)) == NULL ||
 	    lab_inventory_load(inv, &inv_path, 1, &err) == -1) {
 		fprintf(stderr, "inventory: %s\n", err.msg);
 		return 70;
@@ -160,16 +231,19 @@ main(int argc, char **argv)
 		fprintf(stderr, "no host %s\n", argv[optind]);
 		return 70;
 	}
+	for (i = 0; i < nvlans; i++)
+		if (vlan_opt(h, vlans[i], &vo[i]) == -1) {
+			fprintf(stderr, "bad --vlan %s\n", vlans[i]);
+			return 70;
+		}
 	if (file != NULL) {
-		if (asprintf(&path, "%s/%s", src, file) < 0 ||
-		    (sreq.layout_text = slurp(path)) == NULL) {
+		if ((sreq.layout_text = slurp(file)) == NULL) {
 			fprintf(stderr, "cannot read %s\n", file);
 			return 70;
 		}
-		free(path);
 		sreq.layout_name = file;
 	}
-	if (breq.mode != NULL)
+	if (breq.mode != NULL || breq.vlans_only)
 		rc = lab_plan_bond(h, &breq, &plan, &err);
 	else
 		rc = lab_plan_storage(h, &sreq, &plan, &err);
@@ -185,6 +259,10 @@ main(int argc, char **argv)
 	fputs(out.s, stdout);
 	lab_buf_release(&out);
 	lab_plan_free(plan);
+	for (i = nvlans; i-- > 0;) {
+		free(vo[i].nic->vlan.trunk);
+		vo[i].nic->vlan = vo[i].saved;
+	}
 	free((char *)sreq.layout_text);
 	free(inv_path);
 	lab_inventory_free(inv);
