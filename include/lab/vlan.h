@@ -56,11 +56,11 @@ struct lab_vlan_port {
 	char			*name;		/* ifName */
 	char			*alias;		/* ifAlias ("" when absent) */
 	enum lab_port_mode	 mode;
+	int			 is_lag;	/* a port-channel itself */
 	unsigned long		 pvid;		/* 0: unknown */
 	unsigned long		 access_vlan;	/* Cisco SB access VLAN, 0 */
 	unsigned long		 trunk_native;	/* Cisco SB native VLAN, 0 */
 	unsigned long		 lag;		/* ifindex of its LAG, 0 */
-	int			 is_lag;	/* a port-channel itself */
 };
 
 /*
