@@ -38,6 +38,7 @@ SRC_SHARED=${LAB_SHARED:-$PWD/../shared}
 export LAB_DB="$DEMO/lab.db" LAB_CREDENTIALS="$DEMO/credentials.yaml"
 . tests/integration/bmc.sh
 . tests/integration/snmp.sh
+. tests/integration/vlan-rig.sh
 . tests/integration/sshd.sh
 . tests/integration/disks.sh
 # the disk rig's sshd before its loop devices and cgroup (disks.sh)
@@ -66,10 +67,15 @@ printf '\n$ lab export | head -12\n'
 # SG200's firmware family; no public SG200 capture exists).
 echo
 echo "--- the BMCs of microserver1, microserver2 and neo, simulated by ipmi_sim;"
-echo "--- the switch, a capture of a real SG350X-24P served by snmpsimd"
-mkdir -p "$DEMO/sim" "$DEMO/switch/data"
+echo "--- the switch, a capture of a real SG350X-24P served by snmpsimd, its"
+echo "--- VLAN tables writable (tests/integration/vlan-rig.sh)"
+mkdir -p "$DEMO/sim"
 chmod 755 "$DEMO"
-SNMP_PORT=$(snmp_free_port)
+VLAN_RIG_ADDR=127.0.0.1
+LAB_SNMP_FIXTURES=$SRC_SHARED/fixtures/snmp
+srcdir=$PWD
+vlan_rig_start "$DEMO/switch" >/dev/null
+SNMP_PORT=$VLAN_RIG_PORT
 # microserver1's NIC stands in for the MAC the capture has on gi1/0/22
 sed -e 's/192\.0\.2\./127.0.3./g' \
     -e 's/address: 127\.0\.3\.2$/address: 127.0.0.1/' \
@@ -77,13 +83,10 @@ sed -e 's/192\.0\.2\./127.0.3./g' \
     -e 's/00:26:55:d1:0a:01/00:0c:15:03:b0:b7/' \
     -e '/^      credential: /a\      workarounds: [opensesspriv]   # ipmi_sim needs it' \
     inventory/lab.yaml >"$DEMO/sim/lab.yaml"
-cp "$SRC_SHARED/fixtures/snmp/ciscosb_sg350x-24p.snmprec" \
-    "$DEMO/switch/data/sg200-ro.snmprec"
-snmp_start "$DEMO/switch" "$SNMP_PORT" sg200-ro
 cat >"$LAB_CREDENTIALS" <<END
 rac-default: {username: admin, password: password}
 ilo-neo: {username: admin, password: password}
-sg200-ro: {community: sg200-ro}
+sg200-ro: {community: $VLAN_RIG_RW}
 END
 chmod 600 "$LAB_CREDENTIALS"
 BMC_NET=127.0.3
@@ -109,6 +112,13 @@ run switch discover sg200
 printf '\n$ lab switch ports sg200 | head -30\n'
 "$LAB" switch ports sg200 | head -30
 run switch sync sg200 --dry-run
+# VLANs from the inventory: microserver1's eth0 wants VLAN 20 (storage),
+# gi7 VLAN 30; probe what the switch can do, plan, apply, plan again
+run switch probe sg200
+run switch plan sg200
+run switch apply sg200 --yes
+run switch plan sg200
+run history --switch sg200
 # the baseline: what the nightly run records, and the report compares with
 run report --record --format json --out "$DEMO/baseline.json"
 # provisioning: --dry-run prints the plan, nothing is contacted

@@ -33,7 +33,7 @@ vlan_rig_start()
 {
 	_vd=$1
 	_vsrc=${srcdir:-$(cd "$(dirname "$0")/../.." && pwd)}
-	_vfix=${LAB_SNMP_FIXTURES:-/work/shared/fixtures/snmp}
+	_vfix=${LAB_SNMP_FIXTURES:-$_vsrc/../shared/fixtures/snmp}
 	VLAN_RIG_ADDR=${VLAN_RIG_ADDR:-127.0.101.1}
 	mkdir -p "$_vd/data" "$_vd/db" || return 1
 	VLAN_RIG_DB=$_vd/db/rig.db
