@@ -32,6 +32,8 @@ port_named(const struct lab_vlan_state *st, const char *name)
 		return p;
 	short_name(name, want, sizeof(want));
 	for (i = 0; i < st->nports; i++) {
+		if (st->ports[i].name == NULL)
+			continue;
 		short_name(st->ports[i].name, have, sizeof(have));
 		if (strcmp(want, have) != 0)
 			continue;
