@@ -44,6 +44,40 @@ port_named(const struct lab_vlan_state *st, const char *name)
 	return found;
 }
 
+/*
+ * The error for a ports: entry port_named did not find: ambiguous short
+ * forms ("gi7" on a stack with gi1/0/7 and gi2/0/7) name the candidates.
+ */
+static int
+no_port(const struct lab_switch *sw, const struct lab_vlan_state *st,
+    const struct lab_switch_port *sp, struct lab_err *err)
+{
+	char	 want[64], have[64], list[256];
+	size_t	 i, len = 0, n = 0;
+
+	short_name(sp->port, want, sizeof(want));
+	list[0] = '\0';
+	for (i = 0; i < st->nports; i++) {
+		if (st->ports[i].name == NULL)
+			continue;
+		short_name(st->ports[i].name, have, sizeof(have));
+		if (strcmp(want, have) != 0 || len >= sizeof(list))
+			continue;
+		len += (size_t)snprintf(list + len, sizeof(list) - len,
+		    "%s%s", n > 0 ? ", " : "", st->ports[i].name);
+		n++;
+	}
+	if (n > 1)
+		return lab_err_set(err, LAB_EXIT_INPUT,
+		    "%s:%d:%d: port '%s' is ambiguous on switch %s: %s "
+		    "(write the full name)", sp->loc.file, sp->loc.line,
+		    sp->loc.col, sp->port, sw->name, list);
+	return lab_err_set(err, LAB_EXIT_INPUT,
+	    "%s:%d:%d: switch %s has no port '%s' (see 'lab "
+	    "switch ports %s')", sp->loc.file, sp->loc.line,
+	    sp->loc.col, sw->name, sp->port, sw->name);
+}
+
 static int
 cmp_ul(const void *a, const void *b)
 {
@@ -270,10 +304,7 @@ lab_vlan_wants(const struct lab_inventory *inv, const struct lab_switch *sw,
 		const struct lab_switch_port *sp = &sw->ports[i];
 
 		if ((p = port_named(st, sp->port)) == NULL) {
-			(void)lab_err_set(err, LAB_EXIT_INPUT,
-			    "%s:%d:%d: switch %s has no port '%s' (see 'lab "
-			    "switch ports %s')", sp->loc.file, sp->loc.line,
-			    sp->loc.col, sw->name, sp->port, sw->name);
+			(void)no_port(sw, st, sp, err);
 			goto fail;
 		}
 		if (!sp->vlan.set)

@@ -1,0 +1,92 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-3.0-or-later
+# lab switch plan (issue 19) against the writable rig (vlan-rig.sh, on
+# 127.0.105.1): the example lab's plan, the rig's VLAN tables the same
+# before and after (snmpwalk); plan-time input errors exit 2 naming
+# file:line:col with the database unchanged: a port the switch lacks,
+# an ambiguous short form (gi7 on a stack of four).
+# sh vlan-plan.sh LAB SRCDIR FIXTURES
+set -eu
+LAB=$1
+SRC=$2
+FIX=$3
+srcdir=$SRC
+LAB_SNMP_FIXTURES=$FIX
+. "$SRC/tests/integration/harness.sh"
+. "$SRC/tests/integration/snmp.sh"
+. "$SRC/tests/integration/vlan-rig.sh"
+snmp_require
+command -v python3 >/dev/null || { echo "vlan-plan.sh: no python3" >&2; exit 1; }
+
+T=$(mktemp -d /tmp/lab-vlan-plan.XXXXXX)
+chmod 755 "$T"
+harness_trap 'vlan_rig_stop "$T/rig"; [ -n "${KEEP:-}" ] || rm -rf "$T"'
+NAME=vlan-plan.sh
+. "$SRC/tests/integration/check.sh"
+
+VLAN_RIG_ADDR=127.0.105.1
+vlan_rig_start "$T/rig"
+export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/cred.yaml"
+printf 'sg200-ro: {community: %s}\n' "$VLAN_RIG_RW" >"$LAB_CREDENTIALS"
+chmod 600 "$LAB_CREDENTIALS"
+# the example lab pointed at the rig; microserver1 eth0 gets the MAC the
+# capture has on gi1/0/22
+sed -e 's/192\.0\.2\./127.0.3./g' \
+    -e "s/address: 127\.0\.3\.2\$/address: $VLAN_RIG_ADDR/" \
+    -e "s/^    port: 161\$/    port: $VLAN_RIG_PORT/" \
+    -e 's/00:26:55:d1:0a:01/00:0c:15:03:b0:b7/' \
+    "$SRC/inventory/lab.yaml" >"$T/lab.yaml"
+
+walk() {
+	for o in 1.3.6.1.2.1.17.7.1.4.3.1 1.3.6.1.2.1.17.7.1.4.5.1.1; do
+		snmpwalk -v2c -c "$VLAN_RIG_RW" -On -t 2 -r 1 "$VLAN_RIG_PEER" $o
+	done
+}
+dbsum() { python3 -c "
+import sqlite3, sys, hashlib
+c = sqlite3.connect(sys.argv[1])
+print(hashlib.sha256('\n'.join(c.iterdump()).encode()).hexdigest())" "$LAB_DB"; }
+
+run import import "$T/lab.yaml"
+[ "$(rc import)" = 0 ] || { cat "$T/import.err" >&2; fail "import"; }
+run discover switch discover sg200
+[ "$(rc discover)" = 0 ] || { cat "$T/discover.err" >&2; fail "discover"; }
+
+# --- the plan changes nothing on the switch
+walk >"$T/before.walk"
+[ -s "$T/before.walk" ] || fail "empty walk"
+run plan switch plan sg200
+[ "$(rc plan)" = 0 ] || { cat "$T/plan.err" >&2; fail "plan exit $(rc plan)"; }
+has plan.out 'gi1/0/22'
+has plan.out 'gi1/0/7'
+run json switch plan sg200 --json
+[ "$(rc json)" = 0 ] || fail "plan --json exit $(rc json)"
+python3 -c "import json,sys; d = json.load(open(sys.argv[1])); assert d[0]" \
+    "$T/json.out" || fail "plan --json is not a list of plans"
+walk >"$T/after.walk"
+cmp -s "$T/before.walk" "$T/after.walk" || {
+	diff "$T/before.walk" "$T/after.walk" | head >&2
+	fail "plan changed the switch"
+}
+ok
+
+# --- input errors at plan time: exit 2, file:line:col, database unchanged
+# bad NAME PORT REGEX: the ports: entry names PORT
+bad() {
+	sed "s|ports: \[{port: gi1/0/7,|ports: [{port: $2,|" "$T/lab.yaml" \
+	    >"$T/$1.yaml"
+	grep -q "port: $2," "$T/$1.yaml" || fail "$1: sed did nothing"
+	run "$1-import" import "$T/$1.yaml"
+	[ "$(rc "$1-import")" = 0 ] || { cat "$T/$1-import.err" >&2; fail "$1 import"; }
+	_sum=$(dbsum)
+	run "$1" switch plan sg200
+	[ "$(rc "$1")" = 2 ] || { cat "$T/$1.err" >&2; fail "$1: exit $(rc "$1")"; }
+	has "$1.err" "$T/$1.yaml:[0-9]*:[0-9]*: "
+	has "$1.err" "$3"
+	[ "$(dbsum)" = "$_sum" ] || fail "$1: the database changed"
+	ok
+}
+bad noport gi99 "switch sg200 has no port 'gi99'"
+bad ambiguous gi7 "port 'gi7' is ambiguous on switch sg200: gi1/0/7, gi2/0/7, gi3/0/7, gi4/0/7"
+
+echo "$NAME: $n groups of checks passed"
