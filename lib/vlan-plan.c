@@ -11,6 +11,8 @@ struct known {
 	const char		*name;
 	int			 discovered;
 	struct lab_links_seen	 links;
+	unsigned long		*found;		/* uplinks discovery found */
+	size_t			 nfound;
 };
 
 struct run {
@@ -34,21 +36,27 @@ known_of(const struct run *run, const char *name)
 	return NULL;
 }
 
-/* The declared uplinks, by ifindex; a name the switch lacks is skipped. */
+/*
+ * The declared uplinks, by ifindex (a name the switch lacks is skipped),
+ * then the ones the last discovery found.
+ */
 static int
-uplinks(const struct lab_switch *sw, const struct lab_vlan_state *st,
-    unsigned long **ret, size_t *n)
+uplinks(const struct lab_switch *sw, const struct known *k,
+    const struct lab_vlan_state *st, unsigned long **ret, size_t *n)
 {
 	const struct lab_vlan_port	*p;
 	size_t				 i;
 
 	*n = 0;
-	if ((*ret = calloc(sw->uplinks.n + 1, sizeof(**ret))) == NULL)
+	if ((*ret = calloc(sw->uplinks.n + k->nfound + 1,
+	    sizeof(**ret))) == NULL)
 		return -1;
 	for (i = 0; i < sw->uplinks.n; i++)
 		if ((p = lab_vlan_state_port_named(st, sw->uplinks.v[i])) !=
 		    NULL)
 			(*ret)[(*n)++] = p->ifindex;
+	for (i = 0; i < k->nfound; i++)
+		(*ret)[(*n)++] = k->found[i];
 	return 0;
 }
 
@@ -85,7 +93,7 @@ work(void *arg, const void *item, void *res)
 		goto out;
 	if (lab_vlan_wants(run->inv, sw, &k->links, &st, &w, &pl->err) == -1)
 		goto out;
-	if (uplinks(sw, &st, &up, &nup) == -1) {
+	if (uplinks(sw, k, &st, &up, &nup) == -1) {
 		(void)lab_err_oom(&pl->err);
 		goto out;
 	}
@@ -112,8 +120,10 @@ known_free(struct known *k, size_t n)
 {
 	size_t	i;
 
-	for (i = 0; i < n; i++)
+	for (i = 0; i < n; i++) {
 		lab_links_seen_release(&k[i].links);
+		free(k[i].found);
+	}
 	free(k);
 }
 
@@ -141,7 +151,8 @@ lab_switch_vlan_plan(const struct lab_ctx *ctx, struct lab_db *db,
 		run.known[i].discovered = rows.discovered_at != 0;
 		lab_port_rows_release(&rows);
 		if (lab_db_links_seen(db, names->v[i], &run.known[i].links,
-		    err) == -1)
+		    err) == -1 || lab_db_vlan_uplinks(db, names->v[i],
+		    &run.known[i].found, &run.known[i].nfound, err) == -1)
 			goto fail;
 	}
 	if (lab_fanout_job_run(&run.job, names, lab_inventory_find_switch,

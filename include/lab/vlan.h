@@ -367,6 +367,13 @@ int	lab_db_vlan_probe_store(struct lab_db *, const char *switch_name,
 /* 0 and ret->at = 0 when the switch was never probed. */
 int	lab_db_vlan_probe_get(struct lab_db *, const char *switch_name,
 	    struct lab_vlan_probe *ret, struct lab_err *err);
+/*
+ * The uplinks (ifindexes, caller frees) the last discovery found:
+ * a switch-like CDP/LLDP neighbour, more than 3 MACs, a LAG or its
+ * members (lib/db/vlan-uplinks.c). None when never discovered.
+ */
+int	lab_db_vlan_uplinks(struct lab_db *, const char *switch_name,
+	    unsigned long **ret, size_t *retn, struct lab_err *err);
 
 /* One stored apply, as history and the report show it. */
 struct lab_switch_apply_row {

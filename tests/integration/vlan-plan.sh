@@ -3,7 +3,8 @@
 # lab switch plan (issue 19) against the writable rig (vlan-rig.sh, on
 # 127.0.105.1): the example lab's plan, the rig's VLAN tables the same
 # before and after (snmpwalk); plan-time input errors exit 2 naming
-# file:line:col with the database unchanged: a port the switch lacks,
+# file:line:col with the database unchanged; an uplink the last discovery
+# found (a switch as CDP neighbour) refused: a port the switch lacks,
 # an ambiguous short form (gi7 on a stack of four).
 # sh vlan-plan.sh LAB SRCDIR FIXTURES
 set -eu
@@ -68,6 +69,18 @@ cmp -s "$T/before.walk" "$T/after.walk" || {
 	diff "$T/before.walk" "$T/after.walk" | head >&2
 	fail "plan changed the switch"
 }
+ok
+
+# --- gi1/0/14 has a switch as CDP neighbour in the capture: the last
+# discovery found it an uplink (nothing declares it), so a wish that takes
+# VLAN 1 off it is refused
+sed 's|ports: \[{port: gi1/0/7,|ports: [{port: gi1/0/14,|' "$T/lab.yaml" \
+    >"$T/uplink.yaml"
+run uplink-import import "$T/uplink.yaml"
+[ "$(rc uplink-import)" = 0 ] || { cat "$T/uplink-import.err" >&2; fail "uplink import"; }
+run uplink switch plan sg200
+[ "$(rc uplink)" = 0 ] || { cat "$T/uplink.err" >&2; fail "uplink: exit $(rc uplink)"; }
+has uplink.out "REFUSED.*gi1/0/14: takes the management VLAN 1 off an uplink"
 ok
 
 # --- input errors at plan time: exit 2, file:line:col, database unchanged
