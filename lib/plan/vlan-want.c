@@ -210,14 +210,17 @@ add_want(struct lab_port_wants *ret, struct lab_port_want *w,
 			    "of switch and ask for different VLANs",
 			    w->loc.file, w->loc.line, w->loc.col, o->host,
 			    o->nic, w->host, w->nic, w->port);
-		else
+		else {
+			/* one of the two is the ports: entry (no host) */
+			const struct lab_port_want *pe = o->host == NULL ? o : w;
+			const struct lab_port_want *nw = o->host == NULL ? w : o;
+
 			(void)lab_err_set(err, LAB_EXIT_INPUT,
-			    "%s:%d:%d: port %s: %s %s's VLANs and the ports: "
-			    "entry at %s:%d:%d disagree", w->loc.file,
-			    w->loc.line, w->loc.col, w->port,
-			    o->host != NULL ? o->host : w->host,
-			    o->host != NULL ? o->nic : w->nic, o->loc.file,
-			    o->loc.line, o->loc.col);
+			    "%s:%d:%d: port %s: the ports: entry and %s %s's "
+			    "VLANs (at %s:%d:%d) disagree", pe->loc.file,
+			    pe->loc.line, pe->loc.col, w->port, nw->host,
+			    nw->nic, nw->loc.file, nw->loc.line, nw->loc.col);
+		}
 		goto fail;
 	}
 	if ((nv = reallocarray(ret->v, ret->n + 1, sizeof(*nv))) == NULL) {

@@ -2,10 +2,11 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # lab switch plan (issue 19) against the writable rig (vlan-rig.sh, on
 # 127.0.105.1): the example lab's plan, the rig's VLAN tables the same
-# before and after (snmpwalk); plan-time input errors exit 2 naming
-# file:line:col with the database unchanged; an uplink the last discovery
-# found (a switch as CDP neighbour) refused: a port the switch lacks,
-# an ambiguous short form (gi7 on a stack of four).
+# before and after (snmpwalk); an uplink the last discovery found (a
+# switch as CDP neighbour) refused; plan-time input errors exit 2 naming
+# file:line:col with the database unchanged: a port the switch lacks, an
+# ambiguous short form (gi7 on a stack of four), a NIC wish and a ports:
+# entry that disagree, a NIC VLAN the switch neither declares nor has.
 # sh vlan-plan.sh LAB SRCDIR FIXTURES
 set -eu
 LAB=$1
@@ -84,11 +85,10 @@ has uplink.out "REFUSED.*gi1/0/14: takes the management VLAN 1 off an uplink"
 ok
 
 # --- input errors at plan time: exit 2, file:line:col, database unchanged
-# bad NAME PORT REGEX: the ports: entry names PORT
+# bad NAME SED REGEX: the example lab edited by SED
 bad() {
-	sed "s|ports: \[{port: gi1/0/7,|ports: [{port: $2,|" "$T/lab.yaml" \
-	    >"$T/$1.yaml"
-	grep -q "port: $2," "$T/$1.yaml" || fail "$1: sed did nothing"
+	sed "$2" "$T/lab.yaml" >"$T/$1.yaml"
+	! cmp -s "$T/lab.yaml" "$T/$1.yaml" || fail "$1: sed did nothing"
 	run "$1-import" import "$T/$1.yaml"
 	[ "$(rc "$1-import")" = 0 ] || { cat "$T/$1-import.err" >&2; fail "$1 import"; }
 	_sum=$(dbsum)
@@ -99,7 +99,14 @@ bad() {
 	[ "$(dbsum)" = "$_sum" ] || fail "$1: the database changed"
 	ok
 }
-bad noport gi99 "switch sg200 has no port 'gi99'"
-bad ambiguous gi7 "port 'gi7' is ambiguous on switch sg200: gi1/0/7, gi2/0/7, gi3/0/7, gi4/0/7"
+P='s|ports: \[{port: gi1/0/7,|ports: [{port:'
+bad noport "$P gi99,|" "switch sg200 has no port 'gi99'"
+bad ambiguous "$P gi7,|" \
+    "port 'gi7' is ambiguous on switch sg200: gi1/0/7, gi2/0/7, gi3/0/7, gi4/0/7"
+# the ports: entry says 30 for the port microserver1 eth0 (which wants 20) is on
+bad disagree "$P gi1/0/22,|" \
+    "^lab: switch plan: $T/disagree.yaml:[0-9]*:[0-9]*: port gi1/0/22: the ports: entry and microserver1 eth0's VLANs (at .*) disagree"
+bad undeclared 's|"00:0c:15:03:b0:b7", vlan: 20}|"00:0c:15:03:b0:b7", vlan: 77}|' \
+    "VLAN 77 is not declared on switch sg200, which does not have it"
 
 echo "$NAME: $n groups of checks passed"
