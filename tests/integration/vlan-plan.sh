@@ -1,8 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # lab switch plan (issue 19) against the writable rig (vlan-rig.sh, on
-# 127.0.105.1): the example lab's plan, the rig's VLAN tables the same
-# before and after (snmpwalk); an uplink the last discovery found (a
+# 127.0.105.1): the example lab's plan (access), a trunk with native 1,
+# a native VLAN other than 1, a rename and --prune against goldens in
+# vlan-plan/ (LAB_BLESS=1 rewrites them), one --json; the rig's VLAN
+# tables the same before and after (snmpwalk); an uplink the last discovery found (a
 # switch as CDP neighbour) refused; plan-time input errors exit 2 naming
 # file:line:col with the database unchanged: a port the switch lacks, an
 # ambiguous short form (gi7 on a stack of four), a NIC wish and a ports:
@@ -71,6 +73,44 @@ cmp -s "$T/before.walk" "$T/after.walk" || {
 	fail "plan changed the switch"
 }
 ok
+
+# --- goldens in tests/integration/vlan-plan/ (LAB_BLESS=1 rewrites them)
+# golden NAME: $T/NAME.out against vlan-plan/NAME.txt
+golden() {
+	_g=$SRC/tests/integration/vlan-plan/$1.txt
+	if [ -n "${LAB_BLESS:-}" ]; then
+		cp "$T/$1.out" "$_g"
+		return 0
+	fi
+	[ -f "$_g" ] || fail "no golden $_g (LAB_BLESS=1 writes it)"
+	diff -u "$_g" "$T/$1.out" >&2 || fail "$1 differs from its golden"
+}
+# scenario NAME SED [ARGS]: plan the example lab edited by SED
+scenario() {
+	_s=$1
+	sed "$2" "$T/lab.yaml" >"$T/$_s.yaml"
+	shift 2
+	run "$_s-import" import "$T/$_s.yaml"
+	[ "$(rc "$_s-import")" = 0 ] || { cat "$T/$_s-import.err" >&2; fail "$_s import"; }
+	run "$_s" switch plan sg200 "$@"
+	[ "$(rc "$_s")" = 0 ] || { cat "$T/$_s.err" >&2; fail "$_s: exit $(rc "$_s")"; }
+	golden "$_s"
+	ok
+}
+cp "$T/plan.out" "$T/access.out"
+golden access
+cp "$T/json.out" "$T/access-json.out"
+golden access-json
+V='s|vlans: \[{id: 20, name: storage}|vlans: [{id: 10, name: ten}, {id: 20, name: storage}|'
+scenario trunk "$V;s|port: gi1/0/7, vlan: 30,|port: gi1/0/7, vlans: [1, 10, 20], native: 1,|"
+scenario native "$V;s|port: gi1/0/7, vlan: 30,|port: gi1/0/7, vlans: [10, 20], native: 20,|"
+scenario rename 's|vlans: \[{id: 20, name: storage}|vlans: [{id: 3, name: renamed}, {id: 20, name: storage}|'
+scenario prune 's|^$||' --prune
+# VLAN 1 and the VLANs untouched ports carry (2, 3 in the capture) stay
+has prune.out 'VLAN 12  delete'
+! grep -q 'VLAN [123]  delete' "$T/prune.out" || fail "prune deletes VLAN 1, 2 or 3"
+walk >"$T/after2.walk"
+cmp -s "$T/before.walk" "$T/after2.walk" || fail "a plan changed the switch"
 
 # --- gi1/0/14 has a switch as CDP neighbour in the capture: the last
 # discovery found it an uplink (nothing declares it), so a wish that takes
