@@ -90,8 +90,17 @@ main(void)
 	/* a NIC's wish and a ports: entry that disagree */
 	sport.port = "gi7";
 	CHECK(run(1, 1, &w, &err) == -1);
-	CHECK_HAS(err.msg, "lab.yaml:40:9: ");
-	CHECK_HAS(err.msg, "disagree");
+	CHECK_STR(err.msg, "lab.yaml:40:9: port gi1/0/7: the ports: entry and "
+	    "web1 eno1's VLANs (at lab.yaml:12:13) disagree");
+	sport.port = "gi8";
+
+	/* a short form two stack members have */
+	ports[2].name = "gi2/0/7";
+	sport.port = "gi7";
+	CHECK(run(1, 1, &w, &err) == -1);
+	CHECK_STR(err.msg, "lab.yaml:39:7: port 'gi7' is ambiguous on switch "
+	    "sg350x: gi1/0/7, gi2/0/7 (write the full name)");
+	ports[2].name = "gi1/0/8";
 	sport.port = "gi8";
 
 	/* a port the switch does not have */
