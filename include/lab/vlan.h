@@ -379,6 +379,9 @@ struct lab_switch_apply_row {
 	char		*message;	/* what failed or was left, or NULL */
 	struct lab_port_change *changes;	/* before and after */
 	size_t		 nchanges;
+	/* per change: "done", "failed", "restored", "left", "refused"
+	 * (static strings; the array is the row's) */
+	const char	**states;
 };
 
 struct lab_switch_apply_rows {

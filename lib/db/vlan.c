@@ -199,12 +199,27 @@ what_name(const unsigned char *s)
 	return "other";
 }
 
+/* The static name of a stored state. */
+static const char *
+state_name(const unsigned char *s)
+{
+	static const char *const names[] = { "done", "failed", "restored",
+		"left", "refused" };
+	size_t	i;
+
+	for (i = 0; s != NULL && i < sizeof(names) / sizeof(names[0]); i++)
+		if (strcmp((const char *)s, names[i]) == 0)
+			return names[i];
+	return "failed";
+}
+
 /* Reads the changes of a, in their order. */
 static int
 read_changes(struct lab_db *db, sqlite3_stmt *st,
     struct lab_switch_apply_row *a, struct lab_err *err)
 {
 	struct lab_port_change	*c, *nv;
+	const char		**sv;
 	size_t			 cap = 0;
 	int			 rc;
 
@@ -217,7 +232,13 @@ read_changes(struct lab_db *db, sqlite3_stmt *st,
 			    sizeof(*nv))) == NULL)
 				return lab_err_oom(err);
 			a->changes = nv;
+			if ((sv = realloc(a->states, cap * sizeof(*sv))) ==
+			    NULL)
+				return lab_err_oom(err);
+			a->states = sv;
 		}
+		a->states[a->nchanges] = state_name(sqlite3_column_text(st,
+		    5));
 		c = &a->changes[a->nchanges];
 		memset(c, 0, sizeof(*c));
 		a->nchanges++;
@@ -250,7 +271,7 @@ lab_db_switch_applies(struct lab_db *db, const char *sw, int64_t since,
 	    "ORDER BY at DESC, id DESC LIMIT ?4", &st, err) == -1)
 		return -1;
 	if (lab_db_prepare(db, "SELECT port, ifindex, what, from_value, "
-	    "to_value FROM switch_apply_changes WHERE apply_id = ?1 ORDER BY "
+	    "to_value, state FROM switch_apply_changes WHERE apply_id = ?1 ORDER BY "
 	    "seq", &cst, err) == -1)
 		goto fail;
 	lab_db_bind_text(st, 1, sw);

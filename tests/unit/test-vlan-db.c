@@ -169,6 +169,8 @@ test_applies(struct lab_db *db)
 			CHECK(a->changes[2].ifindex == 8);
 			CHECK_STR(a->changes[2].from, "");
 			CHECK_STR(a->changes[2].to, "10,20");
+			CHECK_STR(a->states[0], "restored");
+			CHECK_STR(a->states[2], "left");
 		}
 	}
 	lab_switch_apply_rows_release(&rows);
