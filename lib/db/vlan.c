@@ -267,7 +267,10 @@ lab_db_switch_applies(struct lab_db *db, const char *sw, int64_t since,
 	memset(ret, 0, sizeof(*ret));
 	if (lab_db_prepare(db, "SELECT id, switch, at, user, status, saved, "
 	    "message FROM switch_applies WHERE (?1 IS NULL OR switch = ?1) "
-	    "AND at >= ?2 AND (?3 = 0 OR status <> 'ok' OR saved = 0) "
+	    "AND at >= ?2 AND (?3 = 0 OR ((status <> 'ok' OR saved = 0) AND "
+	    "NOT EXISTS (SELECT 1 FROM switch_applies g WHERE g.switch = "
+	    "switch_applies.switch AND g.status = 'ok' AND g.saved = 1 AND "
+	    "g.id > switch_applies.id))) "
 	    "ORDER BY at DESC, id DESC LIMIT ?4", &st, err) == -1)
 		return -1;
 	if (lab_db_prepare(db, "SELECT port, ifindex, what, from_value, "
