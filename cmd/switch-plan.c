@@ -1,19 +1,144 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /* lab switch plan: the VLAN diff of each switch, text or JSON. */
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 
+#include "lab/parse.h"
 #include "switch.h"
 
 void
 cmd_switch_plan_print(const struct lab_switch_plan *p)
 {
-	(void)p;
+	size_t	i;
+
+	if (!p->ok) {
+		printf("%s: %s\n", p->switch_name, p->err.msg);
+		return;
+	}
+	if (p->nvlans == 0 && p->nchanges == 0 && p->refused.n == 0) {
+		printf("%s: matches the inventory\n", p->switch_name);
+		for (i = 0; i < p->notes.n; i++)
+			printf("  note: %s\n", p->notes.v[i]);
+		return;
+	}
+	printf("%s:\n", p->switch_name);
+	for (i = 0; i < p->nvlans; i++) {
+		const struct lab_vlan_action *a = &p->vlans[i];
+
+		if (strcmp(a->action, "rename") == 0)
+			printf("  VLAN %lu  rename '%s' -> '%s'\n", a->id,
+			    a->from, a->name);
+		else
+			printf("  VLAN %lu  %s%s%s\n", a->id, a->action,
+			    a->name != NULL ? " " : "",
+			    a->name != NULL ? a->name : "");
+	}
+	for (i = 0; i < p->nchanges; i++) {
+		const struct lab_port_change *c = &p->changes[i];
+
+		printf("  %-8s %s %s -> %s\n", c->port, c->what,
+		    *c->from != '\0' ? c->from : "-",
+		    *c->to != '\0' ? c->to : "-");
+	}
+	if (p->nuntouched > 0) {
+		printf("  untouched: %zu port%s (", p->nuntouched,
+		    p->nuntouched == 1 ? "" : "s");
+		for (i = 0; i < p->nuntouched; i++) {
+			size_t	k;
+
+			for (k = 0; k < i && strcmp(p->untouched[k].why,
+			    p->untouched[i].why) != 0; k++)
+				;
+			if (k == i)
+				printf("%s%s", i ? "; " : "",
+				    p->untouched[i].why);
+		}
+		printf(")\n");
+	}
+	for (i = 0; i < p->refused.n; i++)
+		printf("  REFUSED (apply needs --force): %s\n",
+		    p->refused.v[i]);
+	for (i = 0; i < p->notes.n; i++)
+		printf("  note: %s\n", p->notes.v[i]);
 }
 
 int
 cmd_switch_plan_json(struct lab_json *j, const struct lab_switch_plan *p)
 {
-	(void)j; (void)p;
+	size_t	i;
+
+	lab_json_kstr(j, "switch", p->switch_name);
+	lab_json_key(j, "ok");
+	lab_json_bool(j, p->ok);
+	lab_json_kstr(j, "error", p->ok ? NULL : p->err.msg);
+	lab_json_key(j, "vlans");
+	lab_json_arr_begin(j);
+	for (i = 0; i < p->nvlans; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kint(j, "id", (int64_t)p->vlans[i].id);
+		lab_json_kstr(j, "name", p->vlans[i].name);
+		lab_json_kstr(j, "action", p->vlans[i].action);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_key(j, "changes");
+	lab_json_arr_begin(j);
+	for (i = 0; i < p->nchanges; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "port", p->changes[i].port);
+		lab_json_kint(j, "ifindex", (int64_t)p->changes[i].ifindex);
+		lab_json_kstr(j, "what", p->changes[i].what);
+		lab_json_kstr(j, "from", p->changes[i].from);
+		lab_json_kstr(j, "to", p->changes[i].to);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_key(j, "untouched");
+	lab_json_arr_begin(j);
+	for (i = 0; i < p->nuntouched; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "port", p->untouched[i].port);
+		lab_json_kint(j, "ifindex", (int64_t)p->untouched[i].ifindex);
+		lab_json_kstr(j, "why", p->untouched[i].why);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_key(j, "notes");
+	lab_json_arr_begin(j);
+	for (i = 0; i < p->notes.n; i++)
+		lab_json_str(j, p->notes.v[i]);
+	lab_json_arr_end(j);
+	lab_json_key(j, "refused");
+	lab_json_arr_begin(j);
+	for (i = 0; i < p->refused.n; i++)
+		lab_json_str(j, p->refused.v[i]);
+	lab_json_arr_end(j);
+	lab_json_kint(j, "mgmt_vlan", (int64_t)p->mgmt_vlan);
+	return 0;
+}
+
+static int
+plan_req(struct lab_call *call, struct lab_vlan_req *req, struct lab_err *err)
+{
+	const char	*s;
+	long		 t;
+
+	memset(req, 0, sizeof(*req));
+	req->sw.retries = -1;
+	req->prune = cmd_opt(call, "prune") != NULL;
+	if ((s = cmd_opt(call, "timeout")) != NULL) {
+		if (lab_parse_int(s, 1, 600, &t) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--timeout takes "
+			    "seconds from 1 to 600, not '%s'", s);
+		req->sw.timeout_ms = (int)t * 1000;
+	}
+	if ((s = cmd_opt(call, "retries")) != NULL) {
+		if (lab_parse_int(s, 0, 10, &t) == -1)
+			return lab_err_set(err, LAB_EXIT_INPUT, "--retries takes "
+			    "a number from 0 to 10, not '%s'", s);
+		req->sw.retries = (int)t;
+	}
 	return 0;
 }
 
@@ -21,14 +146,52 @@ int
 cmd_switch_plan(struct lab_call *call, struct lab_err *err)
 {
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
-	struct lab_strv	names;
+	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
+	struct lab_switch_plan	*p = NULL;
+	struct lab_vlan_req	 req;
+	struct lab_strv		 names;
+	struct lab_ctx		 ctx;
+	struct lab_buf		 b;
+	struct lab_json		 j;
+	size_t			 i;
+	int			 rc = LAB_EXIT_OK;
 
-	if (cmd_inventory(call, &inv, err) == -1)
+	if (plan_req(call, &req, err) == -1)
 		return err->code;
-	if (cmd_switch_names(call, inv, &names, err) == -1) {
+	lab_strv_init(&names);
+	lab_ctx_init(&ctx);
+	if (cmd_inventory(call, &inv, err) == -1 ||
+	    cmd_switch_names(call, inv, &names, err) == -1 ||
+	    lab_creds_load(call->cred_path, &creds, err) == -1 ||
+	    lab_switch_vlan_plan(&ctx, call->db, inv, &names, creds, &req,
+	    &p, err) == -1) {
 		lab_strv_release(&names);
 		return err->code;
 	}
+	lab_buf_init(&b);
+	lab_json_init(&j, &b);
+	lab_json_arr_begin(&j);
+	for (i = 0; i < names.n; i++) {
+		if (!p[i].ok) {
+			fprintf(stderr, "lab: switch %s: %s\n",
+			    p[i].switch_name, p[i].err.msg);
+			if (rc != LAB_EXIT_ENV)
+				rc = p[i].err.local ? LAB_EXIT_ENV :
+				    LAB_EXIT_PARTIAL;
+		} else if (!call->json)
+			cmd_switch_plan_print(&p[i]);
+		lab_json_obj_begin(&j);
+		(void)cmd_switch_plan_json(&j, &p[i]);
+		lab_json_obj_end(&j);
+	}
+	lab_json_arr_end(&j);
+	lab_json_end(&j);
+	if (call->json && cmd_write(&b, err) == -1)
+		rc = LAB_EXIT_ENV;
+	lab_buf_release(&b);
+	for (i = 0; i < names.n; i++)
+		lab_switch_plan_release(&p[i]);
+	free(p);
 	lab_strv_release(&names);
-	return lab_err_set(err, LAB_EXIT_ENV, "not built yet");
+	return rc;
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * SNMP sessions on net-snmp's single-session API: GET, GETBULK walks of
- * several columns packed into each request, and SET of one string. The
- * only file that includes net-snmp's headers; decoders see lab_varbinds.
+ * several columns packed into each request, and SET of one string (typed
+ * SETs of many varbinds: set.c). With set.c, the only files that include
+ * net-snmp's headers; decoders see lab_varbinds.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -18,18 +19,8 @@
 
 #include "lab/reason.h"
 #include "lab/snmp.h"
+#include "session-priv.h"
 
-struct lab_snmp {
-	void			*sp;		/* net-snmp's session handle */
-	char			 peer[128];	/* "127.0.0.1:161" for messages */
-	int			 v1;		/* no GETBULK */
-	struct lab_snmp_stats	 stats;
-	int64_t			(*monotonic_ms)(void);
-	int64_t			 deadline_ms;	/* 0: none */
-	long			 timeout_us;	/* per try, as asked */
-	int			 retries;
-	int			 past_deadline;	/* the last call ran out */
-};
 
 /* a string is copied up to the most any decoder keeps */
 _Static_assert(LAB_SNMP_MAX_VALUE >= LAB_MIB_MAX_STR, "LAB_MIB_MAX_STR");
@@ -418,9 +409,12 @@ fit_deadline(struct lab_snmp *s, const char *what, struct lab_err *err)
 	return 0;
 }
 
-/* Sends pdu and checks the answer; *ret is net-snmp's, to free. */
-static int
-exchange(struct lab_snmp *s, netsnmp_pdu *pdu, const char *what,
+/*
+ * Sends pdu; *ret is net-snmp's answer, to free, whatever its error
+ * status (lib/snmp/set.c maps errorIndex itself).
+ */
+int
+lab_snmp_exchange_raw(struct lab_snmp *s, netsnmp_pdu *pdu, const char *what,
     netsnmp_pdu **ret, struct lab_err *err)
 {
 	netsnmp_pdu	*resp = NULL;
@@ -443,6 +437,19 @@ exchange(struct lab_snmp *s, netsnmp_pdu *pdu, const char *what,
 			    "address or port?)", s->peer, what);
 		return sess_fail(s, what, err);
 	}
+	*ret = resp;
+	return 0;
+}
+
+/* Sends pdu and checks the answer; *ret is net-snmp's, to free. */
+static int
+exchange(struct lab_snmp *s, netsnmp_pdu *pdu, const char *what,
+    netsnmp_pdu **ret, struct lab_err *err)
+{
+	netsnmp_pdu	*resp = NULL;
+
+	if (lab_snmp_exchange_raw(s, pdu, what, &resp, err) == -1)
+		return -1;
 	if (resp->errstat != SNMP_ERR_NOERROR) {
 		lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: %s: %s", s->peer,
 		    what, snmp_errstring((int)resp->errstat));
