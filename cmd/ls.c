@@ -270,6 +270,7 @@ ls_nics(struct lab_call *call, struct lab_err *err)
 			lab_json_kstr(&j, "host", h->name);
 			lab_json_kstr(&j, "name", h->nics[k].name);
 			lab_json_kstr(&j, "mac", h->nics[k].mac);
+			lab_render_vlan_want_fields(&j, &h->nics[k].vlan);
 			lab_json_obj_end(&j);
 			table_row(&t, h->name, h->nics[k].name, h->nics[k].mac);
 		}

@@ -1,5 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab/json.h"
@@ -55,7 +56,7 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 {
 	const struct lab_link_seen	*l;
 	const struct lab_model	*m = lab_model_find(h->model);
-	char			 size[32], exact[32];
+	char			 size[32], exact[32], *vlan;
 	size_t			 i;
 
 	printf("host:     %s\n", h->name);
@@ -91,9 +92,13 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 	printf("nics:\n");
 	for (i = 0; i < h->nnics; i++) {
 		l = nic_link(links, h->name, h->nics[i].name);
-		printf("  %-8s %s%s%s%s%s\n", h->nics[i].name, h->nics[i].mac,
-		    l ? "  on " : "", l ? cmd_vis(l->switch_name) : "",
-		    l ? " " : "", l ? cmd_vis(l->port) : "");
+		vlan = lab_vlan_want_text(&h->nics[i].vlan);
+		printf("  %-8s %s%s%s%s%s%s%s\n", h->nics[i].name,
+		    h->nics[i].mac, l ? "  on " : "",
+		    l ? cmd_vis(l->switch_name) : "", l ? " " : "",
+		    l ? cmd_vis(l->port) : "", vlan && *vlan ? "  " : "",
+		    vlan ? vlan : "");
+		free(vlan);
 	}
 	if (h->nnics == 0)
 		printf("  -\n");

@@ -223,4 +223,26 @@ int	lab_inventory_group_names(const struct lab_inventory *,
 int	lab_inventory_to_yaml(const struct lab_inventory *, char **ret,
 	    struct lab_err *err);
 
+/*
+ * The VLAN declarations compared and written as text (lib/inventory/
+ * vlan-want.c). The _eq functions ignore where things were written.
+ */
+int	lab_vlan_want_eq(const struct lab_vlan_want *,
+	    const struct lab_vlan_want *);
+/* vlans, ports, management_vlan and uplinks of two switches alike. */
+int	lab_switch_vlans_eq(const struct lab_switch *,
+	    const struct lab_switch *);
+/* The ids of w->trunk joined by sep ("10,20"), caller-owned; NULL: OOM. */
+char	*lab_vlan_list_join(const struct lab_vlan_want *w, const char *sep);
+/*
+ * Parses ids separated by spaces or commas (as joined above) into
+ * w->trunk, from the pool; ids out of 1..4094 are skipped. -1: OOM.
+ */
+int	lab_vlan_list_parse(struct lab_pool *, const char *s,
+	    struct lab_vlan_want *w);
+/* The same with w->trunk from malloc (the caller frees it). */
+int	lab_vlan_list_parse_alloc(const char *s, struct lab_vlan_want *w);
+/* "vlan 20", "vlans 10,20 native 1 (tagged by the host)", "" (unset). */
+char	*lab_vlan_want_text(const struct lab_vlan_want *w);
+
 #endif

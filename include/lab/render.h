@@ -35,6 +35,15 @@ void	lab_json_kargs(struct lab_json *, const char *key, const char *line);
 void	lab_render_host_fields(struct lab_json *, const struct lab_host *);
 /* One switch: name, model, address, port, snmp. */
 void	lab_render_switch_json(struct lab_json *, const struct lab_switch *);
+/*
+ * A VLAN wish as members of the object open in j: vlan, or vlans and
+ * native, and tagged when true; nothing when unset.
+ */
+void	lab_render_vlan_want_fields(struct lab_json *,
+	    const struct lab_vlan_want *);
+/* A switch's vlans, ports, management_vlan and uplinks, as members. */
+void	lab_render_switch_vlans_fields(struct lab_json *,
+	    const struct lab_switch *);
 /* The whole inventory: {groups, hosts, switches}. */
 void	lab_render_inventory_json(struct lab_json *,
 	    const struct lab_inventory *);

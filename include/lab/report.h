@@ -8,6 +8,7 @@
 #include "lab/bench.h"
 #include "lab/db.h"
 #include "lab/err.h"
+#include "lab/inventory.h"
 #include "lab/str.h"
 
 struct lab_switch_apply_row;
@@ -28,6 +29,7 @@ struct lab_report_nic {
 	char		*switch_name;	/* NULL: not seen on a switch */
 	char		*port;
 	int64_t		 last_seen;	/* 0 when never */
+	struct lab_vlan_want vlan;	/* .trunk from malloc; no locs */
 };
 
 struct lab_report_disk {
@@ -112,6 +114,8 @@ struct lab_report_switch {
 	int64_t			 discovered_at;	/* 0: never */
 	struct lab_report_port	*ports;		/* by ifindex */
 	size_t			 nports;
+	/* its VLAN declarations (issue 19), in the report's declared */
+	const struct lab_switch	*decl;
 };
 
 struct lab_report_change {
@@ -144,6 +148,7 @@ struct lab_report {
 	size_t				 nhosts;
 	struct lab_report_switch	*switches;
 	size_t				 nswitches;
+	struct lab_inventory		*declared;	/* switches only */
 	struct lab_report_change	*changes;
 	size_t				 nchanges;
 	struct lab_report_finding	*findings;	/* most severe first */

@@ -243,6 +243,18 @@ nics_eq(const struct lab_host *a, const struct lab_host *b)
 	return 1;
 }
 
+/* The VLAN wishes of two hosts with the same NICs alike. */
+static int
+nic_vlans_eq(const struct lab_host *a, const struct lab_host *b)
+{
+	size_t	i;
+
+	for (i = 0; i < a->nnics && i < b->nnics; i++)
+		if (!lab_vlan_want_eq(&a->nics[i].vlan, &b->nics[i].vlan))
+			return 0;
+	return 1;
+}
+
 static int
 disks_eq(const struct lab_host *a, const struct lab_host *b)
 {
@@ -305,6 +317,8 @@ host_diff(const struct lab_host *o, const struct lab_host *n,
 		note(d, "network", NULL, NULL);
 	if (!nics_eq(o, n))
 		note(d, "nics", NULL, NULL);
+	else if (!nic_vlans_eq(o, n))
+		note(d, "nic vlans", NULL, NULL);
 	if (!disks_eq(o, n))
 		note(d, "disks", NULL, NULL);
 }
@@ -325,6 +339,8 @@ switch_diff(const struct lab_switch *o, const struct lab_switch *n,
 	    o->snmp.timeout_ms != n->snmp.timeout_ms ||
 	    o->snmp.retries != n->snmp.retries)
 		note(d, "snmp", NULL, NULL);
+	if (!lab_switch_vlans_eq(o, n))
+		note(d, "vlans", NULL, NULL);
 }
 
 /* The id of group name, written before any host. */
@@ -358,6 +374,32 @@ str_val(struct db_val *v, const char *s)
 {
 	v->type = SQLITE_TEXT;
 	v->s = s;
+}
+
+/* A NIC's VLAN wish into columns 4.. of its row (NULL when unset). */
+static int
+write_nic_vlan(struct apply *a, const struct lab_vlan_want *w,
+    struct db_val *v)
+{
+	int_val(&v[7], w->tagged);
+	if (!w->set)
+		return 0;
+	if (w->access != 0)
+		int_val(&v[4], (sqlite3_int64)w->access);
+	if (w->ntrunk > 0) {
+		if (lab_strv_take(&a->owned, lab_vlan_list_join(w, " ")) == -1)
+			return lab_err_oom(a->err);
+		str_val(&v[5], a->owned.v[a->owned.n - 1]);
+	}
+	if (w->native != 0) {
+		int_val(&v[6], (sqlite3_int64)w->native);
+		int_val(&v[11], w->native_loc.line);
+		int_val(&v[12], w->native_loc.col);
+	}
+	str_val(&v[8], w->loc.file);
+	int_val(&v[9], w->loc.line);
+	int_val(&v[10], w->loc.col);
+	return 0;
 }
 
 /* Writes the host row (a new one into the batch) and gets its id. */
@@ -472,6 +514,8 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		int_val(&v[1], (sqlite3_int64)i);
 		str_val(&v[2], h->nics[i].name);
 		str_val(&v[3], h->nics[i].mac);
+		if (write_nic_vlan(a, &h->nics[i].vlan, v) == -1)
+			return -1;
 	}
 	for (i = 0; i < h->ndisks; i++) {
 		if ((v = lab_db_batch_row(&a->disks, a->err)) == NULL)
@@ -516,7 +560,9 @@ write_switch(struct apply *a, const struct lab_switch *s, int update)
 	if (s->snmp.retries >= 0)
 		sqlite3_bind_int(st, 9, s->snmp.retries);
 	sqlite3_bind_int64(st, 10, a->now);
-	return run(a, st, "write switch");
+	if (run(a, st, "write switch") == -1)
+		return -1;
+	return lab_db_switch_decl_write(a->db, s, update, a->err);
 }
 
 static int
@@ -963,8 +1009,10 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	    err) == -1 ||
 	    lab_db_batch_init(&a.net, db, "host_network (host_id, address, "
 	    "gateway, dns)", 4, "write network", err) == -1 ||
-	    lab_db_batch_init(&a.nics, db, "nics (host_id, position, name, mac)",
-	    4, "write nic", err) == -1 ||
+	    lab_db_batch_init(&a.nics, db, "nics (host_id, position, name, mac, "
+	    "vlan_access, vlan_trunk, vlan_native, vlan_tagged, vlan_file, "
+	    "vlan_line, vlan_col, native_line, native_col)", 13, "write nic",
+	    err) == -1 ||
 	    lab_db_batch_init(&a.disks, db, "disks (host_id, position, slot, kind, "
 	    "size_bytes, controller, device, boot)", 8, "write disk",
 	    err) == -1 ||

@@ -39,9 +39,21 @@ char	*lab_db_text(sqlite3_stmt *, int col);
 /* Binds a string, or NULL when s is NULL. */
 int	lab_db_bind_text(sqlite3_stmt *, int idx, const char *s);
 
+/*
+ * A switch's declared VLANs, ports: entries and uplinks, and its
+ * management VLAN (lib/db/vlan-inventory.c): written after its row (old
+ * ones replaced when update), read into the switches of inv (sorted by name).
+ */
+struct lab_switch;
+struct lab_inventory;
+int	lab_db_switch_decl_write(struct lab_db *, const struct lab_switch *,
+	    int update, struct lab_err *);
+int	lab_db_switch_decl_read(struct lab_db *, struct lab_inventory *,
+	    struct lab_err *);
+
 /* Rows written many to one INSERT (lib/batch.c). */
 #define DB_BATCH_ROWS	32
-#define DB_BATCH_COLS	10
+#define DB_BATCH_COLS	14
 
 struct db_val {
 	int		 type;	/* SQLITE_INTEGER, SQLITE_TEXT; else NULL */

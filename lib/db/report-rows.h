@@ -55,6 +55,12 @@ struct lab_db_report_nic {
 	const char	*switch_name;
 	const char	*port;
 	int64_t		 last_seen;
+	/* the NIC's VLAN wish (schema 013); set: 0 when none */
+	int		 vlan_set;
+	int64_t		 vlan_access;
+	const char	*vlan_trunk;	/* "10 20", or NULL */
+	int64_t		 vlan_native;
+	int		 vlan_tagged;
 };
 
 /* Disks by host id, with where the last storage run put them. */

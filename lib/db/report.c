@@ -122,7 +122,8 @@ lab_db_report_nics(struct lab_db *db,
 
 	/* the link last seen, even by an older discovery: "seen <when>" */
 	if (lab_db_prepare(db, "SELECT n.host_id, n.name, n.mac, s.name, "
-	    "l.port, l.last_seen FROM nics n "
+	    "l.port, l.last_seen, n.vlan_line IS NOT NULL, n.vlan_access, "
+	    "n.vlan_trunk, n.vlan_native, n.vlan_tagged FROM nics n "
 	    "LEFT JOIN nic_links l ON l.host_id = n.host_id AND l.nic = n.name "
 	    "LEFT JOIN switches s ON s.id = l.switch_id "
 	    "ORDER BY n.host_id, n.position", &st, err) == -1)
@@ -134,6 +135,11 @@ lab_db_report_nics(struct lab_db *db,
 		n.switch_name = text(st, 3);
 		n.port = text(st, 4);
 		n.last_seen = sqlite3_column_int64(st, 5);
+		n.vlan_set = sqlite3_column_int(st, 6);
+		n.vlan_access = sqlite3_column_int64(st, 7);
+		n.vlan_trunk = text(st, 8);
+		n.vlan_native = sqlite3_column_int64(st, 9);
+		n.vlan_tagged = sqlite3_column_int(st, 10);
 		if (fn(arg, &n) == -1) {
 			rc = SQLITE_NOMEM;
 			break;

@@ -234,6 +234,34 @@ struct child {
 	} u;
 };
 
+#define NIC_COLS	"host_id, position, name, mac, vlan_access, " \
+	"vlan_trunk, vlan_native, vlan_tagged, vlan_file, vlan_line, " \
+	"vlan_col, native_line, native_col"
+
+/* A NIC's VLAN wish from columns 4.. of NIC_COLS. */
+static int
+read_nic_vlan(struct load *l, sqlite3_stmt *st, struct lab_vlan_want *w)
+{
+	memset(w, 0, sizeof(*w));
+	w->tagged = sqlite3_column_int(st, 7);
+	if (sqlite3_column_type(st, 9) == SQLITE_NULL)
+		return 0;
+	w->set = 1;
+	w->access = (unsigned long)sqlite3_column_int64(st, 4);
+	if (lab_vlan_list_parse(&l->inv->pool,
+	    (const char *)sqlite3_column_text(st, 5), w) == -1)
+		return -1;
+	w->native = (unsigned long)sqlite3_column_int64(st, 6);
+	if ((w->loc.file = text(l, st, 8)) == NULL)
+		w->loc.file = l->file;
+	w->loc.line = sqlite3_column_int(st, 9);
+	w->loc.col = sqlite3_column_int(st, 10);
+	w->native_loc.file = w->loc.file;
+	w->native_loc.line = sqlite3_column_int(st, 11);
+	w->native_loc.col = sqlite3_column_int(st, 12);
+	return 0;
+}
+
 /* Gives host h its children v[0..n), in position order. */
 static int
 flush_children(struct load *l, struct lab_host *h, struct child *v, size_t n,
@@ -274,10 +302,10 @@ load_children(struct load *l, int nics)
 	size_t		 n = 0;
 	int		 rc, first = 1, ret = -1;
 
-	if (prepare(l, nics ? "SELECT host_id, position, name, mac FROM nics "
+	if (prepare(l, nics ? "SELECT " NIC_COLS " FROM nics "
 	    "ORDER BY host_id" : "SELECT host_id, position, slot, kind, "
 	    "size_bytes, controller, device, boot FROM disks ORDER BY host_id",
-	    nics ? "SELECT host_id, position, name, mac FROM nics "
+	    nics ? "SELECT " NIC_COLS " FROM nics "
 	    "WHERE host_id = ?1" : "SELECT host_id, position, slot, kind, "
 	    "size_bytes, controller, device, boot FROM disks "
 	    "WHERE host_id = ?1", &st) == -1)
@@ -304,6 +332,8 @@ load_children(struct load *l, int nics)
 			c->u.nic.name = text(l, st, 2);
 			c->u.nic.mac = text(l, st, 3);
 			c->u.nic.loc.file = l->file;
+			if (read_nic_vlan(l, st, &c->u.nic.vlan) == -1)
+				break;
 		} else {
 			c->u.disk.slot = text(l, st, 2);
 			c->u.disk.kind = text(l, st, 3);
@@ -533,7 +563,9 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	    (!(parts & LAB_LOAD_NICS) || load_children(&l, 1) == 0) &&
 	    (!(parts & LAB_LOAD_DISKS) || load_children(&l, 0) == 0) &&
 	    (!(parts & LAB_LOAD_MEMBERSHIPS) || load_memberships(&l) == 0) &&
-	    load_switches(&l) == 0 && load_groups(&l) == 0)
+	    load_switches(&l) == 0 &&
+	    lab_db_switch_decl_read(db, l.inv, err) == 0 &&
+	    load_groups(&l) == 0)
 		rc = 0;
 	if (own_tx)
 		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);

@@ -113,6 +113,69 @@ kn(struct em *em, const char *k, long v)
 	num(em, v);
 }
 
+/* A VLAN wish's keys, in the mapping of a NIC or a ports: entry. */
+static void
+emit_want(struct em *em, const struct lab_vlan_want *w)
+{
+	size_t	i;
+
+	if (!w->set)
+		return;
+	if (w->ntrunk == 0)
+		kn(em, "vlan", (long)w->access);
+	else {
+		str(em, "vlans");
+		seq_begin(em, 1);
+		for (i = 0; i < w->ntrunk; i++)
+			num(em, (long)w->trunk[i]);
+		seq_end(em);
+		if (w->native != 0)
+			kn(em, "native", (long)w->native);
+	}
+	if (w->tagged)
+		kv(em, "tagged", "true");
+}
+
+/* A switch's vlans, ports, management_vlan and uplinks. */
+static void
+emit_switch_vlans(struct em *em, const struct lab_switch *s)
+{
+	size_t	i;
+
+	if (s->nvlans > 0) {
+		str(em, "vlans");
+		seq_begin(em, 0);
+		for (i = 0; i < s->nvlans; i++) {
+			map_begin(em, 1);
+			kn(em, "id", (long)s->vlans[i].id);
+			kv(em, "name", s->vlans[i].name);
+			map_end(em);
+		}
+		seq_end(em);
+	}
+	if (s->nports > 0) {
+		str(em, "ports");
+		seq_begin(em, 0);
+		for (i = 0; i < s->nports; i++) {
+			map_begin(em, 1);
+			kv(em, "port", s->ports[i].port);
+			emit_want(em, &s->ports[i].vlan);
+			kv(em, "description", s->ports[i].description);
+			map_end(em);
+		}
+		seq_end(em);
+	}
+	if (s->management_vlan != 0)
+		kn(em, "management_vlan", (long)s->management_vlan);
+	if (s->uplinks.n > 0) {
+		str(em, "uplinks");
+		seq_begin(em, 1);
+		for (i = 0; i < s->uplinks.n; i++)
+			str(em, s->uplinks.v[i]);
+		seq_end(em);
+	}
+}
+
 static void
 emit_host(struct em *em, const struct lab_host *h)
 {
@@ -185,6 +248,7 @@ emit_host(struct em *em, const struct lab_host *h)
 			map_begin(em, 1);
 			kv(em, "name", h->nics[i].name);
 			kv(em, "mac", h->nics[i].mac);
+			emit_want(em, &h->nics[i].vlan);
 			map_end(em);
 		}
 		seq_end(em);
@@ -230,6 +294,7 @@ emit_switch(struct em *em, const struct lab_switch *s)
 			kn(em, "retries", s->snmp.retries);
 		map_end(em);
 	}
+	emit_switch_vlans(em, s);
 	map_end(em);
 }
 

@@ -17,4 +17,19 @@ int	lab_inventory_check_unique(struct lab_inventory *, struct lab_err *);
 void	lab_inventory_truncate(struct lab_inventory *, size_t nhosts,
 	    size_t nswitches, size_t ngroups, size_t nwarnings);
 
+struct ynode;
+
+/*
+ * The VLAN keys (vlan, vlans, native and, on a NIC, tagged) of the
+ * mapping of a NIC (nic: 1) or a ports: entry into w; what names it in
+ * errors (lib/inventory/load-vlan.c).
+ */
+int	lab_load_vlan_want(const char *file, struct lab_pool *,
+	    const struct ynode *map, int nic, const char *what,
+	    struct lab_vlan_want *w, struct lab_err *);
+/* A switch's vlans, ports, management_vlan and uplinks. */
+int	lab_load_switch_vlans(const char *file, struct lab_pool *,
+	    const struct ynode *map, struct lab_switch *, const char *what,
+	    struct lab_err *);
+
 #endif

@@ -26,7 +26,8 @@ static const char *const host_keys[] = { "name", "model", "role", "groups",
 static const char *const bmc_keys[] = { "type", "address", "port",
 	"credential", "cipher_suite", "workarounds", "privilege", "timeout",
 	"retransmit", NULL };
-static const char *const nic_keys[] = { "name", "mac", NULL };
+static const char *const nic_keys[] = { "name", "mac", "vlan", "vlans",
+	"native", "tagged", NULL };
 static const char *const disk_keys[] = { "slot", "kind", "size", "controller",
 	"device", "boot", NULL };
 static const char *const ssh_keys[] = { "address", "port", "user", "identity",
@@ -34,7 +35,7 @@ static const char *const ssh_keys[] = { "address", "port", "user", "identity",
 static const char *const network_keys[] = { "address", "gateway", "dns",
 	NULL };
 static const char *const switch_keys[] = { "name", "model", "address", "port",
-	"snmp", NULL };
+	"snmp", "vlans", "ports", "management_vlan", "uplinks", NULL };
 static const char *const snmp_keys[] = { "version", "credential", "context",
 	"timeout", "retries", NULL };
 static const char *const group_keys[] = { "name", "description", NULL };
@@ -542,6 +543,14 @@ load_nics(struct ctx *c, const struct ynode *seq, struct lab_host *h)
 				return fail(c, get(n, "name"), "host '%s' has "
 				    "nic '%s' twice (first at line %d)",
 				    h->name, nic->name, h->nics[j].loc.line);
+		/* name and mac are 4 items: any more is a VLAN key */
+		if (n->n <= 4)
+			continue;
+		snprintf(what, sizeof(what), "nic '%.32s' of host '%.32s'",
+		    nic->name, h->name);
+		if (lab_load_vlan_want(c->file, c->pool, n, 1, what,
+		    &nic->vlan, c->err) == -1)
+			return -1;
 	}
 	return 0;
 }
@@ -758,7 +767,7 @@ load_switch(struct ctx *c, const struct ynode *n)
 	if ((v = get(n, "snmp")) != NULL && !lab_yaml_is_null(v) &&
 	    load_snmp(c, v, s) == -1)
 		return -1;
-	return 0;
+	return lab_load_switch_vlans(c->file, c->pool, n, s, what, c->err);
 }
 
 static int

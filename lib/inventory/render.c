@@ -63,6 +63,7 @@ lab_render_host_fields(struct lab_json *j, const struct lab_host *h)
 		lab_json_obj_begin(j);
 		lab_json_kstr(j, "name", h->nics[i].name);
 		lab_json_kstr(j, "mac", h->nics[i].mac);
+		lab_render_vlan_want_fields(j, &h->nics[i].vlan);
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);
@@ -79,6 +80,63 @@ lab_render_host_fields(struct lab_json *j, const struct lab_host *h)
 		lab_json_bool(j, h->disks[i].boot);
 		lab_json_obj_end(j);
 	}
+	lab_json_arr_end(j);
+}
+
+void
+lab_render_vlan_want_fields(struct lab_json *j, const struct lab_vlan_want *w)
+{
+	size_t	i;
+
+	if (!w->set)
+		return;
+	if (w->ntrunk == 0)
+		lab_json_kint(j, "vlan", (int64_t)w->access);
+	else {
+		lab_json_key(j, "vlans");
+		lab_json_arr_begin(j);
+		for (i = 0; i < w->ntrunk; i++)
+			lab_json_int(j, (int64_t)w->trunk[i]);
+		lab_json_arr_end(j);
+		lab_json_kint(j, "native", w->native ? (int64_t)w->native : 1);
+	}
+	if (w->tagged) {
+		lab_json_key(j, "tagged");
+		lab_json_bool(j, 1);
+	}
+}
+
+/* A switch's declared vlans, ports, management_vlan and uplinks. */
+void
+lab_render_switch_vlans_fields(struct lab_json *j, const struct lab_switch *s)
+{
+	size_t	i;
+
+	lab_json_key(j, "vlans");
+	lab_json_arr_begin(j);
+	for (i = 0; i < s->nvlans; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kint(j, "id", (int64_t)s->vlans[i].id);
+		lab_json_kstr(j, "name", s->vlans[i].name);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_key(j, "ports");
+	lab_json_arr_begin(j);
+	for (i = 0; i < s->nports; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "port", s->ports[i].port);
+		lab_render_vlan_want_fields(j, &s->ports[i].vlan);
+		lab_json_kstr(j, "description", s->ports[i].description);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_kint(j, "management_vlan",
+	    s->management_vlan ? (int64_t)s->management_vlan : 1);
+	lab_json_key(j, "uplinks");
+	lab_json_arr_begin(j);
+	for (i = 0; i < s->uplinks.n; i++)
+		lab_json_str(j, s->uplinks.v[i]);
 	lab_json_arr_end(j);
 }
 
@@ -111,6 +169,7 @@ lab_render_switch_json(struct lab_json *j, const struct lab_switch *s)
 			lab_json_null(j);
 		lab_json_obj_end(j);
 	}
+	lab_render_switch_vlans_fields(j, s);
 	lab_json_obj_end(j);
 }
 

@@ -97,6 +97,7 @@ host(struct lab_json *j, const struct lab_report_host *h)
 		lab_json_kstr(j, "port", h->nics[i].port);
 		lab_json_ktime(j, "last_seen", h->nics[i].last_seen);
 		lab_json_ktime(j, "last_seen_at", h->nics[i].last_seen);
+		lab_render_vlan_want_fields(j, &h->nics[i].vlan);
 		lab_json_obj_end(j);
 	}
 	lab_json_arr_end(j);
@@ -159,6 +160,15 @@ switch_obj(struct lab_json *j, const struct lab_report_switch *s)
 	for (i = 0; i < s->nports; i++)
 		port(j, &s->ports[i]);
 	lab_json_arr_end(j);
+	/* what the inventory declares: ports above are what was found */
+	lab_json_key(j, "declared");
+	if (s->decl == NULL)
+		lab_json_null(j);
+	else {
+		lab_json_obj_begin(j);
+		lab_render_switch_vlans_fields(j, s->decl);
+		lab_json_obj_end(j);
+	}
 	lab_json_obj_end(j);
 }
 

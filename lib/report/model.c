@@ -172,6 +172,13 @@ add_nic(void *arg, const struct lab_db_report_nic *row)
 	n->switch_name = lab_strdup(row->switch_name);
 	n->port = lab_strdup(row->port);
 	n->last_seen = row->last_seen;
+	n->vlan.set = row->vlan_set;
+	n->vlan.access = (unsigned long)row->vlan_access;
+	n->vlan.native = (unsigned long)row->vlan_native;
+	n->vlan.tagged = row->vlan_tagged;
+	if (row->vlan_set &&
+	    lab_vlan_list_parse_alloc(row->vlan_trunk, &n->vlan) == -1)
+		return -1;
 	return 0;
 }
 
@@ -240,9 +247,18 @@ load_switches(struct lab_db *db, struct lab_report *r, struct lab_idx *ids,
 {
 	struct load	l = { r, ids };
 
+	size_t		i;
+
 	if (lab_db_report_switches(db, add_switch, &l, err) == -1)
 		return -1;
 	lab_idx_sort(ids);
+	/* the declared VLANs, ports and uplinks: the switches alone */
+	if (lab_db_inventory_load_parts(db, 0, NULL, &r->declared, err) == -1)
+		return -1;
+	for (i = 0; i < r->nswitches; i++)
+		if (r->switches[i].name != NULL)
+			r->switches[i].decl = lab_inventory_switch(r->declared,
+			    r->switches[i].name);
 	return 0;
 }
 
@@ -622,6 +638,7 @@ lab_report_free(struct lab_report *r)
 	rows.v = r->switch_applies;
 	rows.n = r->nswitch_applies;
 	lab_switch_apply_rows_release(&rows);
+	lab_inventory_free(r->declared);
 	for (i = 0; i < r->npools; i++)
 		lab_pool_run_release(&r->pools[i]);
 	free(r->pools);
@@ -641,6 +658,7 @@ lab_report_free(struct lab_report *r)
 			free(h->nics[j].mac);
 			free(h->nics[j].switch_name);
 			free(h->nics[j].port);
+			free(h->nics[j].vlan.trunk);
 		}
 		free(h->nics);
 		for (j = 0; j < h->ndisks; j++) {

@@ -38,4 +38,31 @@ n=$(grep -c '^- name:' "$T/a.yaml" || true)
 # importing the export again changes nothing
 "$LAB" --db "$T/b.db" import "$T/b.yaml" 2>/dev/null | grep -q ': 0 added, 0 changed, 0 removed, 0 kept$' ||
 	fail "re-importing the export reported changes"
+# the VLAN declarations (issue 19) too: NIC wishes, a switch's vlans,
+# ports, management VLAN and uplinks
+V=$SRC/tests/cli/data/vlans.yaml
+"$LAB" --db "$T/v.db" import "$V" >/dev/null 2>&1 || fail "import of $V failed"
+"$LAB" --db "$T/v.db" export > "$T/v.yaml"
+for key in 'vlan: 20' 'vlans: [20, 30]' 'native: 30' 'tagged: true' \
+    'management_vlan: 1' 'uplinks: [gi25, gi26]' '{id: 30, name: vmotion}' \
+    'description: backup disk'; do
+	grep -qF "$key" "$T/v.yaml" || fail "the export of $V lost '$key'"
+done
+"$LAB" --db "$T/w.db" import "$T/v.yaml" >/dev/null 2>&1 ||
+	fail "the VLAN export does not import"
+"$LAB" --db "$T/w.db" export > "$T/w.yaml"
+cmp -s "$T/v.yaml" "$T/w.yaml" || {
+	diff -u "$T/v.yaml" "$T/w.yaml" >&2 || true
+	fail "the second VLAN export differs from the first"
+}
+for what in "ls nics" "ls switches" "export --format json"; do
+	# shellcheck disable=SC2086
+	"$LAB" --db "$T/v.db" $what --json > "$T/a.json"
+	# shellcheck disable=SC2086
+	"$LAB" --db "$T/w.db" $what --json > "$T/b.json"
+	cmp -s "$T/a.json" "$T/b.json" ||
+		fail "'$what --json' of the VLANs differs after the round trip"
+done
+"$LAB" --db "$T/v.db" import "$V" 2>/dev/null | grep -q ': 0 added, 0 changed, 0 removed, 0 kept$' ||
+	fail "re-importing $V reported changes"
 echo "roundtrip: ok"
