@@ -187,8 +187,8 @@ cmd_switch_apply(struct lab_call *call, struct lab_err *err)
 	lab_json_arr_begin(&j);
 	for (i = 0; i < names.n; i++) {
 		if (!r[i].plan.ok) {
-			fprintf(stderr, "lab: switch %s: %s\n",
-			    r[i].plan.switch_name, r[i].err.msg);
+			fprintf(stderr, "lab: switch %s: %s; nothing "
+			    "changed\n", r[i].plan.switch_name, r[i].err.msg);
 			rc = LAB_EXIT_PARTIAL;
 		} else if (!call->json) {
 			if (call->yes)

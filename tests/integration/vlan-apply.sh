@@ -5,7 +5,9 @@
 # write access (read-only community: refused); apply without --yes and
 # no terminal changes nothing (exit 2); apply --yes --no-save creates
 # VLAN 20 and puts gi1/0/7 and gi1/0/8 in it, as snmpget shows; a second
-# plan is empty and a second apply sends no SET; history shows the
+# plan is empty and a second apply sends no SET; a read-only community
+# and a switch without the VLAN table (c2960) are refused, nothing
+# written (snmpget); history shows the
 # apply, the report flags it unsaved.
 # sh vlan-apply.sh LAB SRCDIR FIXTURES
 set -eu
@@ -28,8 +30,8 @@ NAME=vlan-apply.sh
 VLAN_RIG_ADDR=127.0.104.1
 vlan_rig_start "$T/rig"
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/cred.yaml"
-printf 'rw: {community: %s}\nro: {community: %s}\n' "$VLAN_RIG_RW" \
-    "$VLAN_RIG_RO" >"$T/cred.yaml"
+printf 'rw: {community: %s}\nro: {community: %s}\nios: {community: %s}\n' \
+    "$VLAN_RIG_RW" "$VLAN_RIG_RO" "$VLAN_RIG_IOS" >"$T/cred.yaml"
 chmod 600 "$T/cred.yaml"
 sw() {
 	echo "  - {name: $1, model: generic-switch, address: $VLAN_RIG_ADDR," \
@@ -42,9 +44,10 @@ hosts: []
 switches:
 $(sw sg350x rw)
 $(sw sgro ro)
+$(sw c2960 ios)
 END
 "$LAB" import "$T/lab.yaml" --yes >/dev/null 2>&1 || fail "import"
-"$LAB" switch discover sg350x sgro >/dev/null 2>&1 || fail "discover"
+"$LAB" switch discover sg350x sgro c2960 >/dev/null 2>&1 || fail "discover"
 sget() { snmpget -v2c -c "$VLAN_RIG_RW" -On -Oqv -t 1 -r 1 \
     "$VLAN_RIG_PEER" "$@" | tr -d '"' | tr '\n' ' '; }
 PVID=1.3.6.1.2.1.17.7.1.4.5.1.1
@@ -62,6 +65,17 @@ run n1 switch apply sg350x
 [ "$(rc n1)" = 2 ] || fail "apply without --yes rc $(rc n1)"
 [ "$(sget $PVID.7 $PVID.8)" = "$before" ] || fail "apply without --yes wrote"
 
+# refusals: a read-only community, a switch without the Cisco SB MIB
+run ro switch apply sgro --yes
+[ "$(rc ro)" = 1 ] || fail "read-only apply rc $(rc ro)"
+grep -q '^sgro: community is read-only: SETs are refused (.*); nothing changed$' \
+    "$T/ro.out" || fail "read-only refusal: $(cat "$T/ro.out")"
+[ "$(sget $PVID.7 $PVID.8)" = "$before" ] || fail "read-only apply wrote"
+run ios switch apply c2960 --yes
+[ "$(rc ios)" = 1 ] || fail "c2960 apply rc $(rc ios)"
+grep -q 'no Q-BRIDGE-MIB VLAN table; nothing changed' "$T/ios.err" ||
+	fail "c2960 refusal: $(cat "$T/ios.out" "$T/ios.err")"
+
 run a1 switch apply sg350x --yes --no-save
 [ "$(rc a1)" = 0 ] || { cat "$T/a1.err" >&2; fail "apply rc $(rc a1)"; }
 grep -q 'read back equal; NOT saved (--no-save)' "$T/a1.out" ||
@@ -78,5 +92,6 @@ run h1 history --switch sg350x
 grep -q 'ok, NOT saved' "$T/h1.out" || fail "history status"
 grep -q 'gi1/0/7 pvid: 1 -> 20 (done)' "$T/h1.out" || fail "history change"
 run r1 report
-grep -q 'sg350x apply 1: NOT saved' "$T/r1.out" || fail "report unsaved"
+grep -q 'sg350x apply [0-9]*: NOT saved' "$T/r1.out" || fail "report unsaved"
+grep -q 'sgro apply [0-9]*: refused' "$T/r1.out" || fail "report refused"
 echo "vlan-apply.sh: ok"
