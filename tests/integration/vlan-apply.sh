@@ -7,7 +7,8 @@
 # VLAN 20 and puts gi1/0/7 and gi1/0/8 in it, as snmpget shows; a second
 # plan is empty and a second apply sends no SET; a read-only community
 # and a switch without the VLAN table (c2960) are refused, nothing
-# written (snmpget); history shows the
+# written (snmpget); a read-only PVID half way leaves the agent as
+# before (snmpget) and exits 1 naming it; history shows the
 # apply, the report flags it unsaved.
 # sh vlan-apply.sh LAB SRCDIR FIXTURES
 set -eu
@@ -94,4 +95,15 @@ grep -q 'gi1/0/7 pvid: 1 -> 20 (done)' "$T/h1.out" || fail "history change"
 run r1 report
 grep -q 'sg350x apply [0-9]*: NOT saved' "$T/r1.out" || fail "report unsaved"
 grep -q 'sgro apply [0-9]*: refused' "$T/r1.out" || fail "report refused"
+# a failure half way: gi1/0/8's PVID read-only; gi1/0/7 is put back
+vlan_rig_seed
+vlan_rig_readonly $PVID.8
+run f1 switch apply sg350x --yes
+[ "$(rc f1)" = 1 ] || fail "failed apply rc $(rc f1)"
+grep -q '^sg350x: FAILED: .*1\.3\.6\.1\.2\.1\.17\.7\.1\.4\.5\.1\.1\.8\|^sg350x: FAILED: .*gi1/0/8' \
+    "$T/f1.out" || fail "failed apply names it: $(cat "$T/f1.out")"
+[ "$(sget $PVID.7 $PVID.8)" = "1 1 " ] ||
+	fail "after the failure: $(sget $PVID.7 $PVID.8)"
+run h2 history --switch sg350x
+grep -q 'failed' "$T/h2.out" || fail "history of the failure"
 echo "vlan-apply.sh: ok"
