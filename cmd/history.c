@@ -10,6 +10,7 @@
 #include "lab/target.h"
 #include "lab.h"
 #include "history-bench.h"
+#include "history-switch.h"
 #include "since.h"
 
 static void
@@ -417,6 +418,29 @@ history_kept(struct lab_call *call, const char *host, struct lab_err *err)
 	return history_sensors(call, host, since, err);
 }
 
+/* --switch SWITCH [--since WHEN]: the VLAN applies to a switch; one
+ * that left the inventory keeps them. */
+static int
+history_switch(struct lab_call *call, const char *sw, struct lab_err *err)
+{
+	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
+	int64_t				 since;
+
+	if (call->argc > 0 || cmd_opt(call, "run") != NULL ||
+	    cmd_opt(call, "power") != NULL || cmd_opt(call, "sensors") !=
+	    NULL || cmd_opt(call, "sensor") != NULL ||
+	    cmd_opt(call, "sel") != NULL || cmd_opt(call, "bench") != NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--switch is the "
+		    "history of a switch: it takes no HOST, --run, --power, "
+		    "--sensors, --sel or --bench"), LAB_EXIT_INPUT;
+	if (cmd_inventory(call, &inv, err) == -1)
+		return err->code;
+	if (cmd_since_time(call, cmd_opt(call, "since"), &since, err) == -1)
+		return err->code;
+	return cmd_history_switch(call, sw, lab_inventory_switch(inv, sw) !=
+	    NULL, since, err);
+}
+
 static int
 history_run(struct lab_call *call, struct lab_err *err)
 {
@@ -433,6 +457,8 @@ history_run(struct lab_call *call, struct lab_err *err)
 	size_t		 i;
 	int		 rc;
 
+	if (cmd_opt(call, "switch") != NULL)
+		return history_switch(call, cmd_opt(call, "switch"), err);
 	if (cmd_opt(call, "power") != NULL || cmd_opt(call, "sensors") !=
 	    NULL || cmd_opt(call, "sensor") != NULL ||
 	    cmd_opt(call, "sel") != NULL || cmd_opt(call, "bench") != NULL) {
@@ -444,7 +470,7 @@ history_run(struct lab_call *call, struct lab_err *err)
 	}
 	if (cmd_opt(call, "since") != NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--since goes with "
-		    "--power, --sensors, --sel or --bench"), LAB_EXIT_INPUT;
+		    "--power, --sensors, --sel, --bench or --switch"), LAB_EXIT_INPUT;
 	if (id_s != NULL && lab_parse_int(id_s, 1, 0x7fffffffL, &v) == -1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "--run takes a run "
 		    "number, not '%s'", id_s), LAB_EXIT_INPUT;
@@ -524,7 +550,8 @@ static const struct lab_opt history_opts[] = {
 	{ "switch", "SWITCH", "the VLAN applies to a switch (lab switch "
 	  "apply), newest first, with before and after per port, failed, "
 	  "refused and unsaved ones flagged" },
-	{ "since", "WHEN", "with --power, --sensors, --sel or --bench: only "
+	{ "since", "WHEN", "with --power, --sensors, --sel, --bench or "
+	  "--switch: only "
 	  "what was "
 	  "recorded "
 	  "since WHEN, as lab report --since takes it: a report run id, "

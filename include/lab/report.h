@@ -11,6 +11,8 @@
 #include "lab/inventory.h"
 #include "lab/str.h"
 
+struct lab_switch_apply_row;
+
 struct lab_bmc;
 
 /*
@@ -84,6 +86,8 @@ struct lab_report_host {
 };
 
 #define LAB_REPORT_BENCH_RUNS	20
+/* The most VLAN applies the report lists (Switch changes). */
+#define LAB_REPORT_SWITCH_APPLIES	20
 
 struct lab_report_port {
 	unsigned long	 ifindex;
@@ -164,6 +168,11 @@ struct lab_report {
 	 * (lab bench --pool; include/lab/bench-pool.h). */
 	struct lab_pool_run		*pools;
 	size_t				 npools;
+	/* The failed, refused and unsaved VLAN applies no later ok and
+	 * saved apply of their switch made good (include/lab/vlan.h),
+	 * newest first. */
+	struct lab_switch_apply_row	*switch_applies;
+	size_t				 nswitch_applies;
 };
 
 /* The summary counts every renderer shows. */

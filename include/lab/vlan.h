@@ -386,6 +386,9 @@ struct lab_switch_apply_row {
 	char		*message;	/* what failed or was left, or NULL */
 	struct lab_port_change *changes;	/* before and after */
 	size_t		 nchanges;
+	/* per change: "done", "failed", "restored", "left", "refused"
+	 * (static strings; the array is the row's) */
+	const char	**states;
 };
 
 struct lab_switch_apply_rows {
@@ -401,7 +404,8 @@ int	lab_db_switch_apply_record(struct lab_db *, struct lab_switch_result *r,
 	    const char *user, int64_t now, struct lab_err *err);
 /*
  * The applies of a switch (NULL: every switch) since a time, newest
- * first; problems_only: only failed, refused or unsaved (the report).
+ * first; problems_only: only failed, refused or unsaved ones that no
+ * later ok and saved apply of their switch made good (the report).
  */
 int	lab_db_switch_applies(struct lab_db *, const char *switch_name,
 	    int64_t since, int problems_only, size_t limit,

@@ -188,6 +188,7 @@ lab_switch_apply_rows_release(struct lab_switch_apply_rows *r)
 			free(a->changes[j].to);
 		}
 		free(a->changes);
+		free(a->states);
 	}
 	free(r->v);
 	memset(r, 0, sizeof(*r));

@@ -607,6 +607,7 @@ lab_report_html(const struct lab_report *r, struct lab_buf *b)
 	lab_report_disks_html(r, b);
 	switches(r, b);
 	lab_report_html_pools(r, b);
+	lab_report_switch_applies_html(r, b);
 	audit(r, b);
 	lab_buf_adds(b, "</main>\n<footer>lab " LAB_VERSION "</footer>\n"
 	    "</body></html>\n");

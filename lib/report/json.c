@@ -5,6 +5,7 @@
 #include "lab/render.h"
 #include "lab/report.h"
 #include "history-priv.h"
+#include "report-priv.h"
 
 /*
  * The report as JSON (a contract, documented in the README: add members,
@@ -250,6 +251,7 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 			lab_pool_run_json(&j, &r->pools[i]);
 		lab_json_arr_end(&j);
 	}
+	lab_report_switch_applies_json(r, &j);
 	lab_json_obj_end(&j);
 	lab_json_end(&j);
 }

@@ -6,6 +6,7 @@
 #include "lab/model.h"
 #include "lab/render.h"
 #include "lab/report.h"
+#include "lab/vlan.h"
 #include "core/idx.h"
 #include "db/report-rows.h"
 #include "history-priv.h"
@@ -489,6 +490,21 @@ disk_findings(struct lab_db *db, struct lab_report *r, struct lab_err *err)
 }
 
 /* Builds the report. */
+/* The VLAN applies a later good one did not make good. */
+static int
+load_switch_applies(struct lab_db *db, struct lab_report *r,
+    struct lab_err *err)
+{
+	struct lab_switch_apply_rows	rows;
+
+	if (lab_db_switch_applies(db, NULL, 0, 1, LAB_REPORT_SWITCH_APPLIES,
+	    &rows, err) == -1)
+		return -1;
+	r->switch_applies = rows.v;
+	r->nswitch_applies = rows.n;
+	return 0;
+}
+
 int
 lab_report_build(struct lab_db *db, int64_t now, int64_t since_run,
     int64_t since_time, struct lab_report **ret, struct lab_err *err)
@@ -509,7 +525,8 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since_run,
 	    lab_db_report_findings(db, add_finding, r, err) == -1 ||
 	    lab_db_report_audit(db, add_audit, r, err) == -1 ||
 	    disk_findings(db, r, err) == -1 ||
-	    lab_db_pool_latest(db, &r->pools, &r->npools, err) == -1)
+	    lab_db_pool_latest(db, &r->pools, &r->npools, err) == -1 ||
+	    load_switch_applies(db, r, err) == -1)
 		goto out;
 	if (derive(r) == -1) {
 		lab_err_oom(err);
@@ -613,10 +630,14 @@ lab_report_free(struct lab_report *r)
 {
 	struct lab_report_host		*h;
 	struct lab_report_switch	*s;
+	struct lab_switch_apply_rows	 rows;
 	size_t				 i, j;
 
 	if (r == NULL)
 		return;
+	rows.v = r->switch_applies;
+	rows.n = r->nswitch_applies;
+	lab_switch_apply_rows_release(&rows);
 	lab_inventory_free(r->declared);
 	for (i = 0; i < r->npools; i++)
 		lab_pool_run_release(&r->pools[i]);

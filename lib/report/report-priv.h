@@ -33,4 +33,14 @@ int	 lab_report_snapshot(struct lab_db *, struct lab_report *,
 int	 lab_report_changes(struct lab_db *, struct lab_report *,
 	    int64_t since_run, int64_t since_time, struct lab_err *err);
 
+/* The report's "Switch changes" (switch-applies.c): the failed, refused
+ * and unsaved VLAN applies; nothing when there is none. */
+struct lab_json;
+void	lab_report_switch_applies_text(const struct lab_report *,
+	    struct lab_buf *);
+void	lab_report_switch_applies_json(const struct lab_report *,
+	    struct lab_json *);
+void	lab_report_switch_applies_html(const struct lab_report *,
+	    struct lab_buf *);
+
 #endif

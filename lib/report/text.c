@@ -251,6 +251,7 @@ text_body(const struct lab_report *r, struct lab_buf *b)
 		    r->findings[i].kind : "", r->findings[i].kind ? ": " : "",
 		    r->findings[i].message);
 
+	lab_report_switch_applies_text(r, b);
 	lab_buf_adds(b, "\nRecent audit log\n");
 	if (r->naudit == 0)
 		lab_buf_adds(b, "  empty\n");
