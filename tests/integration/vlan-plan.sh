@@ -102,7 +102,7 @@ golden access
 cp "$T/json.out" "$T/access-json.out"
 golden access-json
 V='s|vlans: \[{id: 20, name: storage}|vlans: [{id: 10, name: ten}, {id: 20, name: storage}|'
-scenario trunk "$V;s|port: gi1/0/7, vlan: 30,|port: gi1/0/7, vlans: [1, 10, 20], native: 1,|"
+scenario trunk "$V;s|port: gi1/0/7, vlan: 30,|port: gi1/0/7, vlans: [10, 20], native: 1,|"
 scenario native "$V;s|port: gi1/0/7, vlan: 30,|port: gi1/0/7, vlans: [10, 20], native: 20,|"
 scenario rename 's|vlans: \[{id: 20, name: storage}|vlans: [{id: 3, name: renamed}, {id: 20, name: storage}|'
 scenario prune 's|^$||' --prune
