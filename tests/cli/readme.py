@@ -53,6 +53,7 @@ PEER = {
 # (report, --collect) is 'lab report' with --collect among its words.
 HELP_ONLY = {
     ("console", None), ("switch", "discover"), ("media", "status"),
+    ("switch", "plan"), ("switch", "apply"), ("switch", "probe"),
     ("report", "--collect"),
 }
 # global options every verb takes
