@@ -115,6 +115,14 @@ cmd_switch_plan_json(struct lab_json *j, const struct lab_switch_plan *p)
 		lab_json_str(j, p->refused.v[i]);
 	lab_json_arr_end(j);
 	lab_json_kint(j, "mgmt_vlan", (int64_t)p->mgmt_vlan);
+	/* what the plan read: every port, or the changed ones only */
+	lab_json_key(j, "read");
+	lab_json_obj_begin(j);
+	lab_json_key(j, "whole");
+	lab_json_bool(j, p->read_whole);
+	lab_json_kint(j, "requests", (int64_t)p->read_stats.requests);
+	lab_json_kint(j, "varbinds", (int64_t)p->read_stats.varbinds);
+	lab_json_obj_end(j);
 	return 0;
 }
 

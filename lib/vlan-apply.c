@@ -4,7 +4,9 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/fanout.h"
 #include "lab/vlan.h"
+#include "vlan-priv.h"
 
 /* The save of the startup config may take a while on an SG200. */
 #define SAVE_TIMEOUT_MS	30000
@@ -64,55 +66,87 @@ can_write(const struct lab_vlan_probe *p, struct lab_switch_result *r)
 	return 0;
 }
 
-/* One switch, its plan made: probe, refuse, read, encode, exec, save. */
-static void
-apply_one(const struct lab_ctx *ctx, struct lab_db *db,
-    const struct lab_switch *sw, const struct lab_creds *creds,
-    const struct lab_vlan_req *req, struct lab_switch_result *r)
-{
-	struct lab_vlan_probe	 p;
-	struct lab_vlan_state	 st;
-	struct lab_snmp		*s = NULL;
-	int64_t			 t0 = ctx->monotonic_ms();
-	char			 why[400];
-	size_t			 i, n;
+/* One apply over the named switches: what the threads share. */
+struct run {
+	const struct lab_ctx		*ctx;
+	const struct lab_inventory	*inv;
+	const struct lab_strv		*names;
+	const struct lab_creds		*creds;
+	const struct lab_vlan_req	*req;
+	struct lab_switch_result	*r;
+	struct lab_vlan_state		*states;
+	struct lab_vlan_probe		*probes;	/* stored, or 0 at */
+	int				*probed;	/* probed now: store */
+};
 
-	memset(&st, 0, sizeof(st));
-	memset(&p, 0, sizeof(p));
+/* Why the plan is refused, in r->err; 0 when it is not (or --force). */
+static int
+refused(const struct lab_vlan_req *req, const char *sw,
+    struct lab_switch_result *r)
+{
+	char	why[400];
+	size_t	i, n;
+
+	if (r->plan.refused.n == 0 || req->force)
+		return 0;
+	r->refused = 1;
+	why[0] = '\0';
+	for (i = 0; i < r->plan.refused.n; i++) {
+		n = strlen(why);
+		snprintf(why + n, sizeof(why) - n, "%s%s", i > 0 ? "; " : "",
+		    r->plan.refused.v[i]);
+	}
+	return lab_err_set(&r->err, LAB_EXIT_INPUT, "%s: refused: %s "
+	    "(--force applies it anyway); nothing changed", sw, why);
+}
+
+/*
+ * One switch, its plan made from its state (what the plan read, moments
+ * ago): probe when never probed, refuse, encode, exec, save. SNMP only:
+ * runs in the fan-out; the database is written after.
+ */
+static void
+apply_one(size_t i, void *arg)
+{
+	struct run			*run = arg;
+	struct lab_switch_result	*r = &run->r[i];
+	struct lab_vlan_probe		*p = &run->probes[i];
+	const struct lab_ctx		*ctx = run->ctx;
+	const struct lab_vlan_req	*req = run->req;
+	const struct lab_switch		*sw;
+	struct lab_snmp			*s = NULL;
+	int64_t				 t0 = ctx->monotonic_ms();
+
+	if (!r->plan.ok) {
+		r->err = r->plan.err;
+		return;
+	}
+	sw = lab_inventory_switch(run->inv, run->names->v[i]);
 	if (r->plan.nvlans == 0 && r->plan.ntargets == 0) {
 		r->nothing = r->ok = 1;
 		return;
 	}
-	if (r->plan.refused.n > 0 && !req->force) {
-		r->refused = 1;
-		why[0] = '\0';
-		for (i = 0; i < r->plan.refused.n; i++) {
-			n = strlen(why);
-			snprintf(why + n, sizeof(why) - n, "%s%s", i > 0 ?
-			    "; " : "", r->plan.refused.v[i]);
-		}
-		(void)lab_err_set(&r->err, LAB_EXIT_INPUT, "%s: refused: %s "
-		    "(--force applies it anyway); nothing changed", sw->name,
-		    why);
+	if (refused(req, sw->name, r) == -1)
 		return;
+	if (open_switch(ctx, sw, run->creds, req, &s, &r->err) == -1)
+		goto out;
+	if (p->at == 0) {
+		if (lab_vlan_probe(s, p, &r->err) == -1)
+			goto out;
+		p->at = ctx->wall();
+		run->probed[i] = 1;
 	}
-	if (lab_db_vlan_probe_get(db, sw->name, &p, &r->err) == -1)
-		return;
-	if (p.at == 0 && lab_switch_vlan_probe(ctx, db, sw, creds, req, &p,
-	    &r->err) == -1)
-		return;
-	if (can_write(&p, r) == -1) {
+	if (can_write(p, r) == -1) {
 		r->refused = 1;
 		goto out;
 	}
-	if (open_switch(ctx, sw, creds, req, &s, &r->err) == -1 ||
-	    lab_vlan_read(s, &st, &r->err) == -1 ||
-	    lab_vlan_encode(&r->plan, &st, &r->writes, &r->err) == -1)
+	if (lab_vlan_encode(&r->plan, &run->states[i], &r->writes,
+	    &r->err) == -1)
 		goto out;
 	if (lab_vlan_exec(s, &r->writes, req->max_varbinds, &r->err) == -1)
 		goto out;
 	r->ok = 1;
-	if (!req->no_save && p.copy) {
+	if (!req->no_save && p->copy) {
 		if (lab_vlan_save(s, SAVE_TIMEOUT_MS, &r->err) == 0)
 			r->saved = 1;
 		else
@@ -124,8 +158,28 @@ out:
 		lab_snmp_free(s);
 	}
 	r->elapsed_ms = ctx->monotonic_ms() - t0;
-	lab_vlan_state_release(&st);
-	lab_vlan_probe_release(&p);
+}
+
+/* Stores the new probes and records the applies that sent something. */
+static int
+record(struct lab_db *db, struct run *run, const char *user,
+    struct lab_err *err)
+{
+	size_t	i;
+
+	for (i = 0; i < run->names->n; i++) {
+		if (run->probed[i] && lab_db_vlan_probe_store(db,
+		    run->names->v[i], &run->probes[i], run->probes[i].at,
+		    err) == -1)
+			return -1;
+		/* an empty plan sent nothing: no history row */
+		if (!run->r[i].plan.ok || run->r[i].nothing)
+			continue;
+		if (lab_db_switch_apply_record(db, &run->r[i], user,
+		    run->ctx->wall(), err) == -1)
+			return -1;
+	}
+	return 0;
 }
 
 int
@@ -134,40 +188,54 @@ lab_switch_vlan_apply(const struct lab_ctx *ctx, struct lab_db *db,
     const struct lab_creds *creds, const struct lab_vlan_req *req,
     const char *user, struct lab_switch_result **ret, struct lab_err *err)
 {
-	struct lab_switch_plan		*plans;
-	struct lab_switch_result	*r;
-	const struct lab_switch		*sw;
-	size_t				 i;
+	struct run		 run = { .ctx = ctx, .inv = inv, .names = names,
+				    .creds = creds, .req = req };
+	struct lab_switch_plan	*plans;
+	size_t			 i, n = names->n;
+	int			 rc = -1;
 
 	*ret = NULL;
-	if (lab_switch_vlan_plan(ctx, db, inv, names, creds, req, &plans,
-	    err) == -1)
+	if (lab_switch_vlan_plan_read(ctx, db, inv, names, creds, req, &plans,
+	    &run.states, err) == -1)
 		return -1;
-	if ((r = calloc(names->n + 1, sizeof(*r))) == NULL) {
-		for (i = 0; i < names->n; i++)
+	run.r = calloc(n + 1, sizeof(*run.r));
+	run.probes = calloc(n + 1, sizeof(*run.probes));
+	run.probed = calloc(n + 1, sizeof(*run.probed));
+	if (run.r == NULL || run.probes == NULL || run.probed == NULL) {
+		for (i = 0; i < n; i++)
 			lab_switch_plan_release(&plans[i]);
 		free(plans);
-		return lab_err_oom(err);
+		free(run.r);
+		run.r = NULL;
+		(void)lab_err_oom(err);
+		goto out;
 	}
-	for (i = 0; i < names->n; i++)
-		r[i].plan = plans[i];
+	for (i = 0; i < n; i++)
+		run.r[i].plan = plans[i];
 	free(plans);
-	for (i = 0; i < names->n; i++) {
-		if (!r[i].plan.ok) {
-			r[i].err = r[i].plan.err;
-			continue;
-		}
-		sw = lab_inventory_switch(inv, names->v[i]);
-		apply_one(ctx, db, sw, creds, req, &r[i]);
-		/* an empty plan sent nothing: no history row */
-		if (r[i].nothing)
-			continue;
-		if (lab_db_switch_apply_record(db, &r[i], user, ctx->wall(),
-		    err) == -1) {
-			lab_switch_results_free(r, names->n);
-			return -1;
-		}
+	for (i = 0; i < n; i++)
+		if (run.r[i].plan.ok && lab_db_vlan_probe_get(db, names->v[i],
+		    &run.probes[i], err) == -1)
+			goto fail;
+	if (lab_fanout_run(n, req->sw.fanout > 0 ? (size_t)req->sw.fanout :
+	    LAB_FANOUT_DEFAULT, apply_one, NULL, &run, err) == -1 ||
+	    record(db, &run, user, err) == -1)
+		goto fail;
+	*ret = run.r;
+	run.r = NULL;
+	rc = 0;
+	goto out;
+fail:
+	lab_switch_results_free(run.r, n);
+	run.r = NULL;
+out:
+	for (i = 0; i < n; i++) {
+		lab_vlan_state_release(&run.states[i]);
+		if (run.probes != NULL)
+			lab_vlan_probe_release(&run.probes[i]);
 	}
-	*ret = r;
-	return 0;
+	free(run.states);
+	free(run.probes);
+	free(run.probed);
+	return rc;
 }

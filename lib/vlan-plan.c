@@ -5,6 +5,7 @@
 
 #include "lab/fanout.h"
 #include "lab/vlan.h"
+#include "vlan-priv.h"
 
 /* What the database says of one switch, read before the fan-out. */
 struct known {
@@ -13,6 +14,8 @@ struct known {
 	struct lab_links_seen	 links;
 	unsigned long		*found;		/* uplinks discovery found */
 	size_t			 nfound;
+	struct lab_vlan_state	 cache;		/* its stored structure */
+	struct lab_vlan_state	 state;		/* what the plan read */
 };
 
 struct run {
@@ -25,7 +28,7 @@ struct run {
 	struct lab_fanout_job		 job;
 };
 
-static const struct known *
+static struct known *
 known_of(const struct run *run, const char *name)
 {
 	size_t	i;
@@ -60,13 +63,75 @@ uplinks(const struct lab_switch *sw, const struct known *k,
 	return 0;
 }
 
+/* The ports the wants name, for the fast read; the first bridge port
+ * when none (the read then still checks the agent answers dot1qPvid). */
+static unsigned long *
+wanted(const struct lab_port_wants *w, const struct lab_vlan_state *st,
+    size_t *n)
+{
+	unsigned long	*v;
+	size_t		 i;
+
+	if ((v = calloc(w->n + 1, sizeof(*v))) == NULL)
+		return NULL;
+	for (i = 0; i < w->n; i++)
+		v[i] = w->v[i].ifindex;
+	*n = w->n;
+	if (*n == 0 && st->bridge.n > 0)
+		v[(*n)++] = st->bridge.v[0].ifindex;
+	return v;
+}
+
+/*
+ * The live state and the wants: the fast read over the structure the
+ * last discovery stored, when there is one (not for --prune, which looks
+ * at every port, nor SNMPv1, whose GET fails whole on one absent
+ * object); else, or when the structure turns out stale, all of it.
+ */
+static int
+read_state(const struct run *run, const struct lab_switch *sw,
+    struct known *k, struct lab_snmp *s, int v1, struct lab_vlan_state *st,
+    struct lab_port_wants *w, int *whole, struct lab_err *err)
+{
+	unsigned long	*ifx;
+	size_t		 n;
+	int		 r;
+
+	if (k->cache.nports > 0 && !run->req->prune && !v1) {
+		*st = k->cache;
+		memset(&k->cache, 0, sizeof(k->cache));
+		r = lab_vlan_read_vlans(s, st, err);
+		if (r == 0 && lab_vlan_wants(run->inv, sw, &k->links, st, w,
+		    err) == 0) {
+			if ((ifx = wanted(w, st, &n)) == NULL)
+				return lab_err_oom(err);
+			r = lab_vlan_read_ports(s, st, ifx, n, err);
+			free(ifx);
+			if (r == 0) {
+				*whole = 0;
+				return 0;
+			}
+		} else if (r == 0)
+			/* a conflict: say it with the full read's names */
+			lab_err_init(err);
+		lab_port_wants_release(w);
+		lab_vlan_state_release(st);
+		if (r == -1)
+			return -1;
+	}
+	*whole = 1;
+	if (lab_vlan_read(s, st, err) == -1)
+		return -1;
+	return lab_vlan_wants(run->inv, sw, &k->links, st, w, err);
+}
+
 static void
 work(void *arg, const void *item, void *res)
 {
 	struct run			*run = arg;
 	const struct lab_switch		*sw = item;
 	struct lab_switch_plan		*pl = res;
-	const struct known		*k = known_of(run, sw->name);
+	struct known			*k = known_of(run, sw->name);
 	struct lab_snmp_target		 t;
 	struct lab_snmp			*s = NULL;
 	struct lab_vlan_state		 st;
@@ -75,6 +140,7 @@ work(void *arg, const void *item, void *res)
 	struct lab_switch_plan		 got;
 	unsigned long			*up = NULL;
 	size_t				 nup;
+	int				 whole = 1;
 
 	memset(&st, 0, sizeof(st));
 	memset(&w, 0, sizeof(w));
@@ -89,9 +155,8 @@ work(void *arg, const void *item, void *res)
 	t.monotonic_ms = run->ctx->monotonic_ms;
 	if (lab_snmp_open(&t, &s, &pl->err) == -1)
 		goto out;
-	if (lab_vlan_read(s, &st, &pl->err) == -1)
-		goto out;
-	if (lab_vlan_wants(run->inv, sw, &k->links, &st, &w, &pl->err) == -1)
+	if (read_state(run, sw, k, s, t.version != NULL &&
+	    strcmp(t.version, "1") == 0, &st, &w, &whole, &pl->err) == -1)
 		goto out;
 	if (uplinks(sw, k, &st, &up, &nup) == -1) {
 		(void)lab_err_oom(&pl->err);
@@ -106,7 +171,12 @@ work(void *arg, const void *item, void *res)
 	/* keep the fan-out's copy of the name */
 	free(got.switch_name);
 	got.switch_name = pl->switch_name;
+	got.read_whole = whole;
+	lab_snmp_get_stats(s, &got.read_stats);
 	*pl = got;
+	/* apply writes from what the plan read */
+	k->state = st;
+	memset(&st, 0, sizeof(st));
 out:
 	free(up);
 	lab_port_wants_release(&w);
@@ -123,15 +193,18 @@ known_free(struct known *k, size_t n)
 	for (i = 0; i < n; i++) {
 		lab_links_seen_release(&k[i].links);
 		free(k[i].found);
+		lab_vlan_state_release(&k[i].cache);
+		lab_vlan_state_release(&k[i].state);
 	}
 	free(k);
 }
 
 int
-lab_switch_vlan_plan(const struct lab_ctx *ctx, struct lab_db *db,
+lab_switch_vlan_plan_read(const struct lab_ctx *ctx, struct lab_db *db,
     const struct lab_inventory *inv, const struct lab_strv *names,
     const struct lab_creds *creds, const struct lab_vlan_req *req,
-    struct lab_switch_plan **ret, struct lab_err *err)
+    struct lab_switch_plan **ret, struct lab_vlan_state **states,
+    struct lab_err *err)
 {
 	struct run		 run = { .ctx = ctx, .inv = inv, .creds = creds,
 				    .req = req, .job = LAB_FANOUT_JOB(ctx,
@@ -142,6 +215,8 @@ lab_switch_vlan_plan(const struct lab_ctx *ctx, struct lab_db *db,
 	size_t			 i;
 
 	*ret = NULL;
+	if (states != NULL)
+		*states = NULL;
 	if ((run.known = calloc(names->n + 1, sizeof(*run.known))) == NULL)
 		return lab_err_oom(err);
 	for (i = 0; i < names->n; i++, run.nknown++) {
@@ -152,7 +227,9 @@ lab_switch_vlan_plan(const struct lab_ctx *ctx, struct lab_db *db,
 		lab_port_rows_release(&rows);
 		if (lab_db_links_seen(db, names->v[i], &run.known[i].links,
 		    err) == -1 || lab_db_vlan_uplinks(db, names->v[i],
-		    &run.known[i].found, &run.known[i].nfound, err) == -1)
+		    &run.known[i].found, &run.known[i].nfound, err) == -1 ||
+		    lab_db_vlan_ports(db, names->v[i], &run.known[i].cache,
+		    err) == -1)
 			goto fail;
 	}
 	if (lab_fanout_job_run(&run.job, names, lab_inventory_find_switch,
@@ -170,10 +247,35 @@ lab_switch_vlan_plan(const struct lab_ctx *ctx, struct lab_db *db,
 			free(pl);
 			goto fail;
 		}
+	if (states != NULL) {
+		if ((*states = calloc(names->n + 1, sizeof(**states))) ==
+		    NULL) {
+			for (i = 0; i < names->n; i++)
+				lab_switch_plan_release(&pl[i]);
+			free(pl);
+			(void)lab_err_oom(err);
+			goto fail;
+		}
+		for (i = 0; i < names->n; i++) {
+			(*states)[i] = run.known[i].state;
+			memset(&run.known[i].state, 0,
+			    sizeof(run.known[i].state));
+		}
+	}
 	known_free(run.known, run.nknown);
 	*ret = pl;
 	return 0;
 fail:
 	known_free(run.known, run.nknown);
 	return -1;
+}
+
+int
+lab_switch_vlan_plan(const struct lab_ctx *ctx, struct lab_db *db,
+    const struct lab_inventory *inv, const struct lab_strv *names,
+    const struct lab_creds *creds, const struct lab_vlan_req *req,
+    struct lab_switch_plan **ret, struct lab_err *err)
+{
+	return lab_switch_vlan_plan_read(ctx, db, inv, names, creds, req, ret,
+	    NULL, err);
 }

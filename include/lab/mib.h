@@ -249,6 +249,10 @@ int	lab_mib_fdb(const struct lab_varbind *, size_t,
 /* Q-BRIDGE static (else current) VLANs with port lists, and dot1qPvid. */
 int	lab_mib_vlan(const struct lab_varbind *, size_t,
 	    struct lab_snmp_vlans *, struct lab_err *);
+/* The same with the bridge port map given (not read from the list). */
+int	lab_mib_vlan_map(const struct lab_varbind *, size_t,
+	    const struct lab_snmp_bridge *, struct lab_snmp_vlans *,
+	    struct lab_err *);
 /* Port-channels (ifType 161) and IEEE8023-LAG-MIB membership. */
 int	lab_mib_lag(const struct lab_varbind *, size_t,
 	    struct lab_snmp_lags *, struct lab_err *);

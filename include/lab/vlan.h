@@ -98,6 +98,23 @@ const struct lab_snmp_vlan *lab_vlan_state_vlan(const struct lab_vlan_state *,
 int	lab_vlan_read(struct lab_snmp *sess, struct lab_vlan_state *ret,
 	    struct lab_err *err);
 
+/*
+ * The fast read, over st holding the structure of the last discovery
+ * (lab_db_vlan_ports): lab_vlan_read_vlans walks the VLAN static table
+ * only (names, port lists decoded through the stored map);
+ * lab_vlan_read_ports then GETs, for the ports ifx only, what
+ * lab_vlan_read reads of every port (PVID, ifAlias, the Cisco SB mode,
+ * access and native VLAN) and checks the stored structure of each
+ * against the agent (dot1dBasePortIfIndex, ifName, its LAG). Both
+ * return 1 when the structure is stale (a port list sets a bridge port
+ * the map lacks, a port moved, renamed or (un)bundled): the caller then
+ * reads everything with lab_vlan_read. Other ports keep pvid 0.
+ */
+int	lab_vlan_read_vlans(struct lab_snmp *, struct lab_vlan_state *st,
+	    struct lab_err *err);
+int	lab_vlan_read_ports(struct lab_snmp *, struct lab_vlan_state *st,
+	    const unsigned long *ifx, size_t n, struct lab_err *err);
+
 /* PortList helpers: octet i bit 7 is bridge port 8i+1 (MSB first). */
 int	lab_portlist_has(const unsigned char *list, size_t len,
 	    unsigned long bridge_port);
@@ -195,6 +212,10 @@ struct lab_switch_plan {
 	size_t			 nuntouched;
 	struct lab_port_target	*targets;	/* the changed ports */
 	size_t			 ntargets;
+	/* what the plan read live: every port (whole), or only the VLAN
+	 * table and the changed ports over the stored structure */
+	int			 read_whole;
+	struct lab_snmp_stats	 read_stats;
 	/*
 	 * Changes apply refuses without --force: the management VLAN off
 	 * an uplink, a LAG member, or the port the management address is
@@ -372,6 +393,16 @@ int	lab_db_vlan_probe_get(struct lab_db *, const char *switch_name,
  * a switch-like CDP/LLDP neighbour, more than 3 MACs, a LAG or its
  * members (lib/db/vlan-uplinks.c). None when never discovered.
  */
+/*
+ * The structure of sw's ports as its last discovery stored it, into ret
+ * (zeroed first): the bridge ports and LAGs sorted by ifindex with names,
+ * the bridge port map, each LAG member's LAG; pvid, alias and modes are
+ * not known (0, ""). Nothing (nports 0) when the discovery stored no
+ * bridge ports (none, or before schema version 015). Release with
+ * lab_vlan_state_release.
+ */
+int	lab_db_vlan_ports(struct lab_db *, const char *switch_name,
+	    struct lab_vlan_state *ret, struct lab_err *err);
 int	lab_db_vlan_uplinks(struct lab_db *, const char *switch_name,
 	    unsigned long **ret, size_t *retn, struct lab_err *err);
 

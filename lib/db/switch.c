@@ -116,8 +116,8 @@ static const char *const store_sql[S_N] = {
 	    "uptime = ?5, discovered_at = ?6 WHERE name = ?1",
 	"INSERT INTO switch_ports (switch_id, ifindex, name, alias, "
 	    "oper_status, admin_status, speed_mbps, duplex, seen_at, type, "
-	    "speed_suspect, pvid) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, "
-	    "?10, ?11, ?12 FROM switches WHERE name = ?1",
+	    "speed_suspect, pvid, bridge_port) SELECT id, ?2, ?3, ?4, ?5, ?6, "
+	    "?7, ?8, ?9, ?10, ?11, ?12, ?13 FROM switches WHERE name = ?1",
 	"INSERT INTO switch_fdb (switch_id, mac, vlan, ifindex, seen_at) "
 	    "SELECT id, ?2, ?3, ?4, ?5 FROM switches WHERE name = ?1",
 	"INSERT OR REPLACE INTO switch_vlans (switch_id, vlan_id, name, egress, "
@@ -171,6 +171,18 @@ pvid_of(const struct lab_snmp_vlans *vl, unsigned long ifindex)
 	return NULL;
 }
 
+/* The bridge port of an ifindex, or 0 (the map is small: a scan). */
+static unsigned long
+bridge_port_of(const struct lab_snmp_bridge *br, unsigned long ifindex)
+{
+	size_t	i;
+
+	for (i = 0; i < br->n; i++)
+		if (br->v[i].ifindex == ifindex)
+			return br->v[i].port;
+	return 0;
+}
+
 static int
 store_tables(struct lab_db *db, sqlite3_stmt **st,
     const struct lab_switch_view *v, int64_t now, struct lab_err *err)
@@ -178,6 +190,7 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 	const char			*name = v->name;
 	const struct lab_snmp_pvid	*pv;
 	char				*a, *b;
+	unsigned long			 bp;
 	size_t				 i;
 
 	for (i = 0; i < v->ports.n; i++) {
@@ -201,6 +214,10 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 			    (sqlite3_int64)pv->vlan);
 		else
 			sqlite3_bind_null(st[S_PORT], 12);
+		if ((bp = bridge_port_of(&v->bridge, p->ifindex)) != 0)
+			sqlite3_bind_int64(st[S_PORT], 13, (sqlite3_int64)bp);
+		else
+			sqlite3_bind_null(st[S_PORT], 13);
 		if (step(db, st[S_PORT], err) == -1)
 			return -1;
 	}

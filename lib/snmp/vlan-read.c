@@ -5,6 +5,7 @@
 
 #include "lab/vlan.h"
 #include "vlan-oids.h"
+#include "vlan-read-priv.h"
 
 #define COLS(...)	{ { __VA_ARGS__ }, sizeof((unsigned long[]){ \
 	__VA_ARGS__ }) / sizeof(unsigned long) }
@@ -39,8 +40,8 @@ index_in(const struct lab_varbind *vb, int c)
 	return vb->oid[o->len];
 }
 
-static enum lab_port_mode
-mode_of(int64_t v)
+enum lab_port_mode
+lab_vlan_mode_of(int64_t v)
 {
 	switch (v) {
 	case LAB_SB_MODE_GENERAL:
@@ -145,7 +146,7 @@ cisco_columns(struct lab_vlan_state *st, const struct lab_varbind_list *l)
 			if ((p = find(st, ix)) == NULL)
 				break;
 			if (c == C_MODE)
-				p->mode = mode_of(l->v[i].i);
+				p->mode = lab_vlan_mode_of(l->v[i].i);
 			else if (l->v[i].i > 0 && l->v[i].i <= 4094) {
 				if (c == C_ACCESS)
 					p->access_vlan = (unsigned long)l->v[i].i;
@@ -158,8 +159,9 @@ cisco_columns(struct lab_vlan_state *st, const struct lab_varbind_list *l)
 	}
 }
 
-static int
-mgmt_address(struct lab_vlan_state *st, const char *peer, struct lab_err *err)
+int
+lab_vlan_state_set_peer(struct lab_vlan_state *st, const char *peer,
+    struct lab_err *err)
 {
 	const char	*colon = strrchr(peer, ':');
 	size_t		 n = colon != NULL ? (size_t)(colon - peer) : strlen(peer);
@@ -212,7 +214,7 @@ lab_vlan_read(struct lab_snmp *s, struct lab_vlan_state *ret,
 	if (make_ports(ret, &ifs, &lags, err) == -1)
 		goto out;
 	cisco_columns(ret, &l);
-	if (mgmt_address(ret, lab_snmp_peer(s), err) == -1)
+	if (lab_vlan_state_set_peer(ret, lab_snmp_peer(s), err) == -1)
 		goto out;
 	lab_snmp_get_stats(s, &ret->stats);
 	rc = 0;

@@ -8,7 +8,10 @@
 # switch as CDP neighbour) refused; plan-time input errors exit 2 naming
 # file:line:col with the database unchanged: a port the switch lacks, an
 # ambiguous short form (gi7 on a stack of four), a NIC wish and a ports:
-# entry that disagree, a NIC VLAN the switch neither declares nor has.
+# entry that disagree, a NIC VLAN the switch neither declares nor has;
+# the fast read (changed ports only) used, and a stale stored structure
+# (a port renamed, two swapped, the bridge map moved, a LAG, a discovery
+# of before schema 015) read whole with the same plan.
 # sh vlan-plan.sh LAB SRCDIR FIXTURES
 set -eu
 LAB=$1
@@ -101,6 +104,51 @@ cp "$T/plan.out" "$T/access.out"
 golden access
 cp "$T/json.out" "$T/access-json.out"
 golden access-json
+
+# --- the fast read: over the structure the discovery stored, the plan
+# reads the VLAN table and the changed ports only, and checks what it
+# meets of that structure against the switch. A stale structure (each
+# edit below makes the database disagree with the switch) falls back to
+# reading every port: the same plan, "whole": true.
+whole() {
+	python3 -c 'import json, sys
+print(str(json.load(open(sys.argv[1]))[0]["read"]["whole"]).lower())' "$T/$1"
+}
+[ "$(whole json.out)" = false ] || fail "the plan read every port"
+sql() { python3 -c 'import sqlite3, sys
+c = sqlite3.connect(sys.argv[1]); c.execute(sys.argv[2]); c.commit()' \
+    "$LAB_DB" "$1"; }
+IX7="(SELECT ifindex FROM switch_ports WHERE name = 'gi1/0/7')"
+IX8="(SELECT ifindex FROM switch_ports WHERE name = 'gi1/0/8')"
+# stale NAME SQL [uplink]: the plan with the database edited by SQL; a
+# LAG member is also an uplink, which that plan refuses
+stale() {
+	sql "$2"
+	run "stale-$1" switch plan sg200
+	[ "$(rc "stale-$1")" = 0 ] || { cat "$T/stale-$1.err" >&2; fail "stale $1: exit $(rc "stale-$1")"; }
+	if [ -n "${3:-}" ]; then
+		grep -v "^  REFUSED.*gi1/0/7: .* off an uplink" "$T/stale-$1.out" \
+		    >"$T/stale-$1.cut"
+		mv "$T/stale-$1.cut" "$T/stale-$1.out"
+	fi
+	cmp -s "$T/access.out" "$T/stale-$1.out" || {
+		diff "$T/access.out" "$T/stale-$1.out" | head >&2
+		fail "stale $1: the plan differs"
+	}
+	run "stale-$1-json" switch plan sg200 --json
+	[ "$(whole "stale-$1-json.out")" = true ] || fail "stale $1: not read whole"
+	run "stale-$1-rediscover" switch discover sg200
+	[ "$(rc "stale-$1-rediscover")" = 0 ] || fail "stale $1: discover"
+	ok
+}
+stale renamed "UPDATE switch_ports SET name = 'gi9/9/9' WHERE name = 'gi1/0/7'"
+stale swapped "UPDATE switch_ports SET name = CASE name WHEN 'gi1/0/7' THEN 'gi1/0/8' ELSE 'gi1/0/7' END WHERE name IN ('gi1/0/7', 'gi1/0/8')"
+stale bridge "UPDATE switch_ports SET bridge_port = bridge_port + 500 WHERE bridge_port IS NOT NULL"
+stale lag "INSERT INTO switch_lags (switch_id, ifindex, members) SELECT id, $IX8, $IX7 FROM switches WHERE name = 'sg200'" uplink
+stale old "UPDATE switch_ports SET bridge_port = NULL"
+run fast-again switch plan sg200 --json
+[ "$(whole fast-again.out)" = false ] || fail "rediscovered: still read whole"
+
 V='s|vlans: \[{id: 20, name: storage}|vlans: [{id: 10, name: ten}, {id: 20, name: storage}|'
 scenario trunk "$V;s|port: gi1/0/7, vlan: 30,|port: gi1/0/7, vlans: [10, 20], native: 1,|"
 scenario native "$V;s|port: gi1/0/7, vlan: 30,|port: gi1/0/7, vlans: [10, 20], native: 20,|"

@@ -198,6 +198,21 @@ lab_mib_vlan(const struct lab_varbind *vbs, size_t n,
     struct lab_snmp_vlans *out, struct lab_err *err)
 {
 	struct lab_snmp_bridge	 br;
+	int			 rc;
+
+	memset(out, 0, sizeof(*out));
+	if (lab_mib_bridge(vbs, n, &br, err) == -1)
+		return -1;
+	rc = lab_mib_vlan_map(vbs, n, &br, out, err);
+	lab_snmp_bridge_release(&br);
+	return rc;
+}
+
+int
+lab_mib_vlan_map(const struct lab_varbind *vbs, size_t n,
+    const struct lab_snmp_bridge *br, struct lab_snmp_vlans *out,
+    struct lab_err *err)
+{
 	struct lab_snmp_vlans	 vl;
 	struct mib_keys		 keys;
 	unsigned char		*seen = NULL;
@@ -208,8 +223,6 @@ lab_mib_vlan(const struct lab_varbind *vbs, size_t n,
 	memset(out, 0, sizeof(*out));
 	memset(&vl, 0, sizeof(vl));
 	memset(&keys, 0, sizeof(keys));
-	if (lab_mib_bridge(vbs, n, &br, err) == -1)
-		return -1;
 	for (i = 0; i < n; i++)
 		if (vlanrow(&vbs[i], &cur, &col, &vid) &&
 		    lab_mib_keys_add(&keys, &vid, 1, err) == -1)
@@ -221,8 +234,8 @@ lab_mib_vlan(const struct lab_varbind *vbs, size_t n,
 	vl.n = keys.n;
 	for (i = 0; i < vl.n; i++)
 		vl.v[i].id = keys.v[i][0];
-	if (lists(vbs, n, 0, &keys, &br, seen, &vl, err) == -1 ||
-	    lists(vbs, n, 1, &keys, &br, seen, &vl, err) == -1)
+	if (lists(vbs, n, 0, &keys, br, seen, &vl, err) == -1 ||
+	    lists(vbs, n, 1, &keys, br, seen, &vl, err) == -1)
 		goto fail;
 	for (i = 0; i < vl.n; i++)
 		if (vl.v[i].name == NULL &&
@@ -230,17 +243,15 @@ lab_mib_vlan(const struct lab_varbind *vbs, size_t n,
 			lab_err_oom(err);
 			goto fail;
 		}
-	if (pvids(vbs, n, &br, &vl, err) == -1)
+	if (pvids(vbs, n, br, &vl, err) == -1)
 		goto fail;
 	free(seen);
 	lab_mib_keys_release(&keys);
-	lab_snmp_bridge_release(&br);
 	*out = vl;
 	return 0;
 fail:
 	free(seen);
 	lab_mib_keys_release(&keys);
-	lab_snmp_bridge_release(&br);
 	lab_snmp_vlans_release(&vl);
 	return -1;
 }
