@@ -104,6 +104,8 @@ result_json(struct lab_json *j, const struct lab_switch_result *r)
 	(void)cmd_switch_plan_json(j, &r->plan);
 	lab_json_kint(j, "written", (int64_t)written(r));
 	lab_json_kint(j, "sets", (int64_t)r->stats.sets);
+	/* the apply's own requests, SETs and GETs (the plan's: "read") */
+	lab_json_kint(j, "requests", (int64_t)r->stats.requests);
 	lab_json_key(j, "saved");
 	lab_json_bool(j, r->saved);
 	lab_json_key(j, "applied");

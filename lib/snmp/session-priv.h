@@ -17,6 +17,7 @@ struct lab_snmp {
 	long			 timeout_us;	/* per try, as asked */
 	int			 retries;
 	int			 past_deadline;	/* the last call ran out */
+	size_t			 get_max;	/* varbinds a GET; 0: 64 */
 };
 
 int	lab_snmp_exchange_raw(struct lab_snmp *, netsnmp_pdu *,

@@ -181,9 +181,14 @@ lab_snmp_get_values(struct lab_snmp *s, struct lab_snmp_value *v, size_t n,
 	netsnmp_variable_list	*vb;
 	size_t			 i, at, chunk;
 
-	/* the simulator answers at most 64 varbinds a PDU; agents fewer */
+	/*
+	 * The simulator answers at most 64 varbinds a PDU; an agent whose
+	 * answer would not fit says tooBig: then halve, for the session.
+	 */
+	if (s->get_max == 0)
+		s->get_max = 64;
 	for (at = 0; at < n; at += chunk) {
-		chunk = n - at < 32 ? n - at : 32;
+		chunk = n - at < s->get_max ? n - at : s->get_max;
 		if ((pdu = snmp_pdu_create(SNMP_MSG_GET)) == NULL)
 			return lab_err_oom(err);
 		for (i = 0; i < chunk; i++)
@@ -191,6 +196,12 @@ lab_snmp_get_values(struct lab_snmp *s, struct lab_snmp_value *v, size_t n,
 			    v[at + i].oid.len);
 		if (lab_snmp_exchange_raw(s, pdu, "get", &resp, err) == -1)
 			return -1;
+		if (resp->errstat == SNMP_ERR_TOOBIG && chunk > 1) {
+			snmp_free_pdu(resp);
+			s->get_max = chunk / 2;
+			chunk = 0;
+			continue;
+		}
 		if (resp->errstat != SNMP_ERR_NOERROR) {
 			lab_err_set(err, LAB_EXIT_PARTIAL, "switch %s: get: %s",
 			    s->peer, errname(resp->errstat));

@@ -57,23 +57,21 @@ chunk(const struct lab_vlan_writes *w, size_t i, size_t end, size_t max)
 	return k - i;
 }
 
-/* GETs the current values of w->v[i..i+n) into vals. */
+/*
+ * GETs the current values of w->v[i..i+n) into vals, in as few PDUs as
+ * the agent takes (lab_snmp_get_values; max_varbinds bounds SETs only).
+ */
 static int
 read_values(struct lab_snmp *s, const struct lab_vlan_writes *w, size_t i,
-    size_t n, size_t max, struct lab_snmp_value *vals, struct lab_err *err)
+    size_t n, struct lab_snmp_value *vals, struct lab_err *err)
 {
-	size_t	k, m;
+	size_t	k;
 
 	for (k = 0; k < n; k++) {
 		memset(&vals[k], 0, sizeof(vals[k]));
 		vals[k].oid = w->v[i + k].to.oid;
 	}
-	for (k = 0; k < n; k += m) {
-		m = n - k < max ? n - k : max;
-		if (lab_snmp_get_values(s, &vals[k], m, err) == -1)
-			return -1;
-	}
-	return 0;
+	return lab_snmp_get_values(s, vals, n, err);
 }
 
 static void
@@ -168,7 +166,7 @@ phase(struct lab_snmp *s, struct lab_vlan_writes *w, size_t i, size_t end,
 		for (j = 0; j < m; j++)
 			w->v[k + j].state = LAB_WRITE_DONE;
 	}
-	if (read_values(s, w, i, end - i, max, tmp, err) == -1) {
+	if (read_values(s, w, i, end - i, tmp, err) == -1) {
 		lab_err_prefix(err, "%s: reading back", w->v[i].what);
 		return -1;
 	}
@@ -201,7 +199,7 @@ lab_vlan_exec(struct lab_snmp *s, struct lab_vlan_writes *w, int max_varbinds,
 		return 0;
 	if ((tmp = calloc(w->n, sizeof(*tmp))) == NULL)
 		return lab_err_oom(err);
-	if (read_values(s, w, 0, w->n, max, tmp, err) == -1) {
+	if (read_values(s, w, 0, w->n, tmp, err) == -1) {
 		free(tmp);
 		lab_err_prefix(err, "reading the values before");
 		return -1;
