@@ -36,7 +36,7 @@ enum { P_PVID, P_BRIDGE, P_NAME, P_ALIAS, P_AGG, P_MODE, P_ACCESS, P_NATIVE,
 	P_N };
 
 /* Values in one call (lab_snmp_get_values sends up to 64 a PDU). */
-#define PER_GET	(8 * P_N)
+#define PER_GET	((size_t)8 * P_N)
 
 static int
 is_col(const struct lab_varbind *vb, const struct lab_oid *o)
