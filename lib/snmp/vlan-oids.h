@@ -18,9 +18,16 @@
 #define LAB_OID_DOT1Q_PVID		1, 3, 6, 1, 2, 1, 17, 7, 1, 4, 5, 1, 1
 /* BRIDGE-MIB dot1dBasePortIfIndex, index bridge port */
 #define LAB_OID_DOT1D_BASE_PORT_IFINDEX	1, 3, 6, 1, 2, 1, 17, 1, 4, 1, 2
-/* IF-MIB ifName, ifAlias, index ifindex */
+/* IF-MIB ifType, ifName, ifAlias, index ifindex */
+#define LAB_OID_IF_TYPE			1, 3, 6, 1, 2, 1, 2, 2, 1, 3
 #define LAB_OID_IF_NAME			1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 1
 #define LAB_OID_IF_ALIAS		1, 3, 6, 1, 2, 1, 31, 1, 1, 1, 18
+/* IEEE8023-LAG-MIB dot3adAggPortAttachedAggID, index ifindex */
+#define LAB_OID_LAG_ATTACHED		1, 2, 840, 10006, 300, 43, 1, 2, 1, 1, 13
+
+/* A struct lab_oid of the arcs given. */
+#define LAB_OID_COL(...)	{ { __VA_ARGS__ }, sizeof((unsigned long[]){ \
+	__VA_ARGS__ }) / sizeof(unsigned long) }
 
 /* CISCOSB-vlan-MIB (rlvlan 1.3.6.1.4.1.9.6.1.101.48), index ifindex */
 #define LAB_OID_SB_VLAN_MIB_VERSION	1, 3, 6, 1, 4, 1, 9, 6, 1, 101, 48, 1

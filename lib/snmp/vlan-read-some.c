@@ -12,25 +12,22 @@
 #include "vlan-oids.h"
 #include "vlan-read-priv.h"
 
-#define COLS(...)	{ { __VA_ARGS__ }, sizeof((unsigned long[]){ \
-	__VA_ARGS__ }) / sizeof(unsigned long) }
-
 static const struct lab_oid vlan_cols[] = {
-	COLS(LAB_OID_DOT1Q_STATIC_NAME),
-	COLS(LAB_OID_DOT1Q_STATIC_EGRESS),
-	COLS(LAB_OID_DOT1Q_STATIC_UNTAGGED),
+	LAB_OID_COL(LAB_OID_DOT1Q_STATIC_NAME),
+	LAB_OID_COL(LAB_OID_DOT1Q_STATIC_EGRESS),
+	LAB_OID_COL(LAB_OID_DOT1Q_STATIC_UNTAGGED),
 };
 
 /* What is read of one port, in this order; by bridge port or ifindex. */
 static const struct lab_oid port_cols[] = {
-	COLS(LAB_OID_DOT1Q_PVID),
-	COLS(LAB_OID_DOT1D_BASE_PORT_IFINDEX),
-	COLS(LAB_OID_IF_NAME),
-	COLS(LAB_OID_IF_ALIAS),
-	COLS(1, 2, 840, 10006, 300, 43, 1, 2, 1, 1, 13),	/* AttachedAggID */
-	COLS(LAB_OID_SB_PORT_MODE),
-	COLS(LAB_OID_SB_ACCESS_VLAN),
-	COLS(LAB_OID_SB_TRUNK_NATIVE),
+	LAB_OID_COL(LAB_OID_DOT1Q_PVID),
+	LAB_OID_COL(LAB_OID_DOT1D_BASE_PORT_IFINDEX),
+	LAB_OID_COL(LAB_OID_IF_NAME),
+	LAB_OID_COL(LAB_OID_IF_ALIAS),
+	LAB_OID_COL(LAB_OID_LAG_ATTACHED),
+	LAB_OID_COL(LAB_OID_SB_PORT_MODE),
+	LAB_OID_COL(LAB_OID_SB_ACCESS_VLAN),
+	LAB_OID_COL(LAB_OID_SB_TRUNK_NATIVE),
 };
 enum { P_PVID, P_BRIDGE, P_NAME, P_ALIAS, P_AGG, P_MODE, P_ACCESS, P_NATIVE,
 	P_N };
