@@ -178,7 +178,7 @@ import_nic_wish()
 		sed "s|^\( *- {name: $1, mac: \"[^\"]*\"\)}\$|\1, $2}|" \
 		    "$T/box-$_it.yaml" >"$T/box-$_it.tmp" &&
 		    mv "$T/box-$_it.tmp" "$T/box-$_it.yaml"
-		grep -q "name: $1, .*, $2}" "$T/box-$_it.yaml" ||
+		grep -F "{name: $1, " "$T/box-$_it.yaml" | grep -qF ", $2}" ||
 		    fail "no NIC $1 in box.yaml to give '$2'"
 		shift 2
 	done
