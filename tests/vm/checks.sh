@@ -10,6 +10,8 @@
 #	check_network_as_built DIR	eth0 by DHCP, no bond, no bridge
 #	check_net_confirmed DIR		lab confirmed the change: no rollback
 #	check_net_rolled_back DIR	switched, then rolled back by the timer
+#	check_vlan DIR NAME PARENT ID [ADDR]  NAME: VLAN ID on PARENT, up,
+#					with address ADDR, else none
 #	check_zfs_raid10 DIR [POOL]	a ZFS pool of two mirrors over the 4 disks
 #	check_zfs_raidz1_cache DIR [POOL]  raidz1 over the 4 disks, the SSD
 #					as its L2ARC
@@ -228,6 +230,47 @@ check_net_rolled_back()
 		_ck_fail "the change is still pending"
 		return 1
 	fi
+}
+
+# A VLAN interface as the kernel has it (ip -d -j link show): NAME is an
+# 802.1Q VLAN with id ID on PARENT, both up, and has the IPv4 address
+# ADDR (a.b.c.d/len), or none when ADDR is not given (a trunk the host
+# only tags: inet manual).
+check_vlan()
+{
+	_ck_run "$1" "ip -d -j link show dev $2 && echo &&
+	    ip -j -4 addr show dev $2 && echo && ip -j link show dev $3" ||
+	    return 1
+	python3 - "$1/guest.out" "$2" "$3" "$4" "${5:-}" <<'EOF' && return 0
+import json, sys
+path, name, parent, vid, addr = sys.argv[1:6]
+docs = [json.loads(x) for x in open(path).read().split("\n") if x.strip()]
+link, addrs, par = docs[0][0], docs[1], docs[2][0]
+info = link.get("linkinfo", {})
+data = info.get("info_data", {})
+bad = []
+if link.get("ifname") != name:
+    bad.append("ifname %r" % link.get("ifname"))
+if info.get("info_kind") != "vlan":
+    bad.append("kind %r, not vlan" % info.get("info_kind"))
+if data.get("protocol") != "802.1Q":
+    bad.append("protocol %r" % data.get("protocol"))
+if data.get("id") != int(vid):
+    bad.append("VLAN id %r, not %s" % (data.get("id"), vid))
+if link.get("link") != parent:
+    bad.append("on %r, not %s" % (link.get("link"), parent))
+for l in (link, par):
+    if "UP" not in l.get("flags", []) or "LOWER_UP" not in l.get("flags", []):
+        bad.append("%s not up: %s" % (l.get("ifname"), l.get("flags")))
+have = sorted("%s/%s" % (a["local"], a["prefixlen"])
+              for i in addrs for a in i.get("addr_info", []))
+if have != ([addr] if addr else []):
+    bad.append("addresses %s, not %s" % (have, addr or "none"))
+if bad:
+    sys.exit("%s: %s" % (name, "; ".join(bad)))
+EOF
+	cat "$1/guest.out" >&2
+	_ck_fail "VLAN interface $2 (VLAN $4 on $3)"
 }
 
 # The disks of tests/vm/box.yaml as zpool status names them (whole disks:

@@ -167,6 +167,75 @@ case_bond_bridge()
 	ok
 }
 
+# Re-imports box.yaml with NIC NAME's line given EXTRA (", vlan: 20,
+# tagged: true") into $T/box-TAG.yaml.
+import_nic_wish()
+{
+	_it=$1
+	shift
+	cp "$T/box.yaml" "$T/box-$_it.yaml"
+	while [ $# -gt 1 ]; do
+		sed "s|^\( *- {name: $1, mac: \"[^\"]*\"\)}\$|\1, $2}|" \
+		    "$T/box-$_it.yaml" >"$T/box-$_it.tmp" &&
+		    mv "$T/box-$_it.tmp" "$T/box-$_it.yaml"
+		grep -F "{name: $1, " "$T/box-$_it.yaml" | grep -qF ", $2}" ||
+		    fail "no NIC $1 in box.yaml to give '$2'"
+		shift 2
+	done
+	run "import-$_it" import "$T/box-$_it.yaml"
+	[ "$(rc "import-$_it")" = 0 ] ||
+	    fail "import box-$_it.yaml: $(cat "$T/import-$_it.err")"
+}
+
+# Host-side VLANs (issue 19), no bond: eth1 a trunk the host tags itself
+# (vlans: [20, 30], tagged: true, native 1), rendered by lab provision
+# --vlans as eth1.20 and eth1.30 (ifupdown's vlan-raw-device stanzas),
+# confirmed like a bond, the management NIC eth0 untouched.
+case_vlans()
+{
+	vm_restore "$V" || fail "restore before the VLAN case"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	import_nic_wish vlans eth1 "vlans: [20, 30], tagged: true"
+	t=$(now)
+	run prov-vlans provision box --vlans --yes
+	[ "$(rc prov-vlans)" = 0 ] ||
+	    fail "provision --vlans rc $(rc prov-vlans): $(cat "$T/prov-vlans.err")"
+	took "lab provision box --vlans (eth1.20, eth1.30)" $(($(now) - t))
+	vm_wait_ssh "$V" || fail "no ssh after the VLAN change"
+	check_net_confirmed "$V" || fail "the VLAN change is not confirmed"
+	check_vlan "$V" eth1.20 eth1 20 || fail "eth1.20 in the guest"
+	check_vlan "$V" eth1.30 eth1 30 || fail "eth1.30 in the guest"
+	check_network_as_built "$V" || fail "eth0 is not as it was"
+	run hist-vlans history box
+	[ "$(rc hist-vlans)" = 0 ] || fail "lab history rc $(rc hist-vlans)"
+	has hist-vlans.out "network *vlans *done"
+	ok
+}
+
+# A tagged VLAN on the bond: every NIC wants vlan: 20, tagged: true;
+# the bond + bridge of case_bond_bridge gets bond0.20 on bond0 beside
+# br0 (which keeps the host's address).
+case_bond_vlan()
+{
+	vm_restore "$V" || fail "restore before the bond VLAN case"
+	took "restore (loadvm booted, to ssh)" "$VM_T_RESTORE"
+	_bw="vlan: 20, tagged: true"
+	import_nic_wish bvlan eth0 "$_bw" eth1 "$_bw" eth2 "$_bw"
+	t=$(now)
+	run prov-bvlan provision box --bond active-backup --bridge br0 --yes
+	[ "$(rc prov-bvlan)" = 0 ] ||
+	    fail "provision bond + VLAN rc $(rc prov-bvlan): $(cat "$T/prov-bvlan.err")"
+	took "lab provision box --bond active-backup --bridge br0 (bond0.20)" \
+	    $(($(now) - t))
+	vm_wait_ssh "$V" || fail "no ssh after bonding with a VLAN"
+	check_net_confirmed "$V" || fail "the bond + VLAN is not confirmed"
+	check_bond_bridge "$V" || fail "bond0 + br0 (with bond0.20) in the guest"
+	check_vlan "$V" bond0.20 bond0 20 || fail "bond0.20 in the guest"
+	run import-back import "$T/box.yaml"
+	[ "$(rc import-back)" = 0 ] || fail "import box.yaml again"
+	ok
+}
+
 # A bonding change that takes the management NIC (eth0) away cuts lab
 # off: the 60 s timer must put the old config back, and the run be
 # recorded as rolled back.
@@ -248,6 +317,8 @@ case_zfs_no_module()
 if provision_ready; then
 	case_raid10_lvm
 	case_bond_bridge
+	case_vlans
+	case_bond_vlan
 	case_rollback
 	if [ "$LAB_VM_ZFS" = 1 ]; then
 		case_zfs raid10 check_zfs_raid10 --disks 1,2,3,4
