@@ -108,6 +108,8 @@ cmd_switch_plan_json(struct lab_json *j, const struct lab_switch_plan *p)
 	lab_json_arr_begin(j);
 	for (i = 0; i < p->notes.n; i++)
 		lab_json_str(j, p->notes.v[i]);
+	if (p->mgmt_unknown != NULL)	/* --json only: in every loopback plan */
+		lab_json_str(j, p->mgmt_unknown);
 	lab_json_arr_end(j);
 	lab_json_key(j, "refused");
 	lab_json_arr_begin(j);

@@ -13,6 +13,8 @@ struct known {
 	struct lab_links_seen	 links;
 	unsigned long		*found;		/* uplinks discovery found */
 	size_t			 nfound;
+	unsigned long		 mgmt_port;	/* lib/vlan-mgmt.c, or 0 */
+	char			*mgmt_note;	/* why 0 */
 };
 
 struct run {
@@ -101,8 +103,12 @@ work(void *arg, const void *item, void *res)
 	o.prune = run->req->prune;
 	o.uplinks = up;
 	o.nuplinks = nup;
+	o.mgmt_port = k->mgmt_port;
 	if (lab_vlan_diff(sw, &w, &st, &o, &got, &pl->err) == -1)
 		goto out;
+	if (k->mgmt_note != NULL && (got.mgmt_unknown =
+	    strdup(k->mgmt_note)) == NULL)
+		(void)lab_err_oom(&pl->err);
 	/* keep the fan-out's copy of the name */
 	free(got.switch_name);
 	got.switch_name = pl->switch_name;
@@ -123,6 +129,7 @@ known_free(struct known *k, size_t n)
 	for (i = 0; i < n; i++) {
 		lab_links_seen_release(&k[i].links);
 		free(k[i].found);
+		free(k[i].mgmt_note);
 	}
 	free(k);
 }
@@ -139,6 +146,8 @@ lab_switch_vlan_plan(const struct lab_ctx *ctx, struct lab_db *db,
 				    &run) };
 	struct lab_switch_plan	*pl;
 	struct lab_port_rows	 rows;
+	const struct lab_switch	*sw;
+	struct lab_err		 e = { 0 };
 	size_t			 i;
 
 	*ret = NULL;
@@ -153,6 +162,11 @@ lab_switch_vlan_plan(const struct lab_ctx *ctx, struct lab_db *db,
 		if (lab_db_links_seen(db, names->v[i], &run.known[i].links,
 		    err) == -1 || lab_db_vlan_uplinks(db, names->v[i],
 		    &run.known[i].found, &run.known[i].nfound, err) == -1)
+			goto fail;
+		if ((sw = lab_inventory_find_switch(inv, names->v[i],
+		    &e)) != NULL && lab_switch_mgmt_port(db, sw,
+		    &run.known[i].mgmt_port, &run.known[i].mgmt_note,
+		    err) == -1)
 			goto fail;
 	}
 	if (lab_fanout_job_run(&run.job, names, lab_inventory_find_switch,
