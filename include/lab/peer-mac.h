@@ -19,7 +19,7 @@ struct lab_peer_mac {
 };
 
 /*
- * Fills ret from /proc/net/route, /proc/net/arp and /sys/class/net.
+ * Fills ret from /proc/net/route, /proc/net/arp and getifaddrs.
  * Never fails: an unknown MAC (not a numeric IPv4 address, a loopback
  * or local address, no route, no complete neighbour entry for the
  * gateway, an all-zero MAC) has mac "" and why. IPv4 only.

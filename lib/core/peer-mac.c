@@ -4,6 +4,7 @@
 #include <netinet/in.h>
 #include <ctype.h>
 #include <ifaddrs.h>
+#include <linux/if_packet.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -157,6 +158,36 @@ local_address(uint32_t a)
 	return r;
 }
 
+/*
+ * The MAC of an interface, from getifaddrs (netlink: the namespace of
+ * this process, which /sys/class/net need not be); -1 when it has none.
+ */
+static int
+if_mac(const char *ifname, char *mac)
+{
+	struct ifaddrs	*ifa, *i;
+	int		 r = -1;
+
+	if (getifaddrs(&ifa) == -1)
+		return -1;
+	for (i = ifa; i != NULL && r == -1; i = i->ifa_next) {
+		const struct sockaddr_ll *ll;
+
+		if (i->ifa_addr == NULL || i->ifa_addr->sa_family !=
+		    AF_PACKET || strcmp(i->ifa_name, ifname) != 0)
+			continue;
+		ll = (const struct sockaddr_ll *)(void *)i->ifa_addr;
+		if (ll->sll_halen != 6)
+			continue;
+		(void)snprintf(mac, 18, "%02x:%02x:%02x:%02x:%02x:%02x",
+		    ll->sll_addr[0], ll->sll_addr[1], ll->sll_addr[2],
+		    ll->sll_addr[3], ll->sll_addr[4], ll->sll_addr[5]);
+		r = 0;
+	}
+	freeifaddrs(ifa);
+	return r;
+}
+
 static void
 lower(char *s)
 {
@@ -168,7 +199,7 @@ void
 lab_peer_mac(const char *addr, struct lab_peer_mac *ret)
 {
 	struct in_addr	 in, g;
-	char		 path[64], ip[INET_ADDRSTRLEN];
+	char		 ip[INET_ADDRSTRLEN];
 	uint32_t	 gw;
 
 	memset(ret, 0, sizeof(*ret));
@@ -210,17 +241,9 @@ lab_peer_mac(const char *addr, struct lab_peer_mac *ret)
 			return;
 		}
 		free(arp);
-	} else {
-		char	 m[64];
-
-		(void)snprintf(path, sizeof(path), "/sys/class/net/%s/address",
-		    ret->ifname);
-		if (slurp(path, m, sizeof(m)) == -1 || strlen(m) < 17) {
-			ret->why = "the interface has no MAC";
-			return;
-		}
-		memcpy(ret->mac, m, 17);
-		ret->mac[17] = '\0';
+	} else if (if_mac(ret->ifname, ret->mac) == -1) {
+		ret->why = "the interface has no MAC";
+		return;
 	}
 	lower(ret->mac);
 	if (strcmp(ret->mac, "00:00:00:00:00:00") == 0) {
