@@ -117,6 +117,11 @@ cmd_switch_plan_json(struct lab_json *j, const struct lab_switch_plan *p)
 		lab_json_str(j, p->refused.v[i]);
 	lab_json_arr_end(j);
 	lab_json_kint(j, "mgmt_vlan", (int64_t)p->mgmt_vlan);
+	lab_json_key(j, "mgmt_port");
+	if (p->mgmt_port != NULL)
+		lab_json_str(j, p->mgmt_port);
+	else
+		lab_json_null(j);
 	return 0;
 }
 

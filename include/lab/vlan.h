@@ -202,6 +202,7 @@ struct lab_switch_plan {
 	 */
 	struct lab_strv		 refused;
 	struct lab_strv		 notes;
+	char			*mgmt_port;	/* its name, NULL: unknown */
 	/* why the management port is unknown (so that check did not
 	 * run), or NULL; a note of --json only (lib/vlan-mgmt.c) */
 	char			*mgmt_unknown;

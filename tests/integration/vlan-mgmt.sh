@@ -10,7 +10,8 @@
 # gi1/0/9 (bridge port 9, one MAC: not an uplink). A plan that puts
 # gi1/0/9 and gi1/0/7 in VLAN 20 alone: gi1/0/9 REFUSED as the management
 # port, gi1/0/7 not; apply --yes exits 1 naming it and writes nothing
-# (snmpget); the --json plan has no "management port unknown" note;
+# (snmpget); the --json plan names gi1/0/9 its mgmt_port and has no
+# "management port unknown" note;
 # apply --yes --force writes both. Then with the MAC on no port
 # (the rig rebuilt without it) the plan refuses nothing and its --json
 # notes say the management port is unknown.
@@ -111,6 +112,7 @@ run json switch plan sg350x --json
 [ "$(rc json)" = 0 ] || fail "plan --json: exit $(rc json)"
 has json.out '"gi1/0/9: takes the management VLAN 1 off the port the management address is reached through"'
 grep -q "management port unknown" "$T/json.out" && fail "--json: unknown: $(cat "$T/json.out")"
+has json.out '"mgmt_port": "gi1/0/9"'
 ok
 
 before=$(sget $PVID.7 $PVID.9)
@@ -141,6 +143,7 @@ run plan2 switch plan sg350x
 grep -q REFUSED "$T/plan2.out" && fail "refused without the MAC: $(cat "$T/plan2.out")"
 has plan2.out "gi1/0/9 *pvid 1 -> 20"
 run json2 switch plan sg350x --json
+has json2.out '"mgmt_port": null'
 has json2.out "management port unknown (10.19.0.2: 02:00:00:00:19:01, the MAC of vm-lab, not in the MAC table of the last discovery)"
 ok
 echo "$NAME: ok ($n groups)"
