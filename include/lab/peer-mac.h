@@ -22,7 +22,9 @@ struct lab_peer_mac {
  * Fills ret from /proc/net/route, /proc/net/arp and getifaddrs.
  * Never fails: an unknown MAC (not a numeric IPv4 address, a loopback
  * or local address, no route, no complete neighbour entry for the
- * gateway, an all-zero MAC) has mac "" and why. IPv4 only.
+ * gateway, an all-zero MAC) has mac "" and why. IPv4 only, and the main
+ * routing table only (/proc/net/route: policy rules and VRFs are not
+ * followed).
  */
 void	lab_peer_mac(const char *addr, struct lab_peer_mac *ret);
 

@@ -48,16 +48,17 @@ fields(const char *l, char *buf, size_t len, char **f, int max)
 	return k;
 }
 
-/* A hex field of /proc/net/route or /proc/net/arp; -1 when not one. */
+/* A field of /proc/net/route or /proc/net/arp in base 16 or 10; -1 when
+ * not one. */
 static int
-hex(const char *s, uint32_t *ret)
+num(const char *s, int base, uint32_t *ret)
 {
 	char		*end;
 	unsigned long	 v;
 
-	if (strncmp(s, "0x", 2) == 0)
+	if (base == 16 && strncmp(s, "0x", 2) == 0)
 		s += 2;
-	v = strtoul(s, &end, 16);
+	v = strtoul(s, &end, base);
 	if (end == s || *end != '\0' || v > UINT32_MAX)
 		return -1;
 	*ret = (uint32_t)v;
@@ -86,9 +87,10 @@ lab_route_pick(const char *route, uint32_t addr, char *ifname, uint32_t *gw)
 
 		/* Iface Destination Gateway Flags RefCnt Use Metric Mask */
 		if (fields(l, buf, sizeof(buf), f, 11) < 8 ||
-		    strlen(f[0]) >= 16 || hex(f[1], &dst) == -1 ||
-		    hex(f[2], &g) == -1 || hex(f[3], &flags) == -1 ||
-		    hex(f[6], &metric) == -1 || hex(f[7], &mask) == -1)
+		    strlen(f[0]) >= 16 || num(f[1], 16, &dst) == -1 ||
+		    num(f[2], 16, &g) == -1 || num(f[3], 16, &flags) == -1 ||
+		    num(f[6], 10, &metric) == -1 ||
+		    num(f[7], 16, &mask) == -1)
 			continue;	/* the header */
 		if ((flags & RTF_UP_) == 0 || (flags & RTF_REJECT_) != 0 ||
 		    (addr & mask) != dst)
@@ -115,7 +117,7 @@ lab_arp_pick(const char *arp, const char *ip, const char *ifname, char *mac)
 
 		/* IP address, HW type, Flags, HW address, Mask, Device */
 		if (fields(l, buf, sizeof(buf), f, 6) != 6 ||
-		    hex(f[2], &flags) == -1)
+		    num(f[2], 16, &flags) == -1)
 			continue;	/* the header */
 		if (strcmp(f[0], ip) == 0 && strcmp(f[5], ifname) == 0 &&
 		    (flags & ATF_COM_) != 0 && strlen(f[3]) == 17) {
@@ -131,12 +133,15 @@ static int
 slurp(const char *path, char *buf, size_t len)
 {
 	FILE	*f;
+	char	*cut;
 	size_t	 n;
 
 	if ((f = fopen(path, "re")) == NULL)
 		return -1;
 	n = fread(buf, 1, len - 1, f);
 	buf[n] = '\0';
+	if (n == len - 1 && (cut = strrchr(buf, '\n')) != NULL)
+		cut[1] = '\0';		/* not half a line */
 	(void)fclose(f);
 	return 0;
 }
