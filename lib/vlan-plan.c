@@ -107,8 +107,11 @@ work(void *arg, const void *item, void *res)
 	if (lab_vlan_diff(sw, &w, &st, &o, &got, &pl->err) == -1)
 		goto out;
 	if (k->mgmt_note != NULL && (got.mgmt_unknown =
-	    strdup(k->mgmt_note)) == NULL)
+	    strdup(k->mgmt_note)) == NULL) {
+		lab_switch_plan_release(&got);
 		(void)lab_err_oom(&pl->err);
+		goto out;
+	}
 	/* keep the fan-out's copy of the name */
 	free(got.switch_name);
 	got.switch_name = pl->switch_name;
