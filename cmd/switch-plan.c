@@ -108,6 +108,8 @@ cmd_switch_plan_json(struct lab_json *j, const struct lab_switch_plan *p)
 	lab_json_arr_begin(j);
 	for (i = 0; i < p->notes.n; i++)
 		lab_json_str(j, p->notes.v[i]);
+	if (p->mgmt_unknown != NULL)	/* --json only: in every loopback plan */
+		lab_json_str(j, p->mgmt_unknown);
 	lab_json_arr_end(j);
 	lab_json_key(j, "refused");
 	lab_json_arr_begin(j);
@@ -115,6 +117,11 @@ cmd_switch_plan_json(struct lab_json *j, const struct lab_switch_plan *p)
 		lab_json_str(j, p->refused.v[i]);
 	lab_json_arr_end(j);
 	lab_json_kint(j, "mgmt_vlan", (int64_t)p->mgmt_vlan);
+	lab_json_key(j, "mgmt_port");
+	if (p->mgmt_port != NULL)
+		lab_json_str(j, p->mgmt_port);
+	else
+		lab_json_null(j);
 	/* what the plan read: every port, or the changed ones only */
 	lab_json_key(j, "read");
 	lab_json_obj_begin(j);

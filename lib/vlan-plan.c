@@ -16,6 +16,8 @@ struct known {
 	size_t			 nfound;
 	struct lab_vlan_state	 cache;		/* its stored structure */
 	struct lab_vlan_state	 state;		/* what the plan read */
+	unsigned long		 mgmt_port;	/* lib/vlan-mgmt.c, or 0 */
+	char			*mgmt_note;	/* why 0 */
 };
 
 struct run {
@@ -166,8 +168,15 @@ work(void *arg, const void *item, void *res)
 	o.prune = run->req->prune;
 	o.uplinks = up;
 	o.nuplinks = nup;
+	o.mgmt_port = k->mgmt_port;
 	if (lab_vlan_diff(sw, &w, &st, &o, &got, &pl->err) == -1)
 		goto out;
+	if (k->mgmt_note != NULL && (got.mgmt_unknown =
+	    strdup(k->mgmt_note)) == NULL) {
+		lab_switch_plan_release(&got);
+		(void)lab_err_oom(&pl->err);
+		goto out;
+	}
 	/* keep the fan-out's copy of the name */
 	free(got.switch_name);
 	got.switch_name = pl->switch_name;
@@ -195,6 +204,7 @@ known_free(struct known *k, size_t n)
 		free(k[i].found);
 		lab_vlan_state_release(&k[i].cache);
 		lab_vlan_state_release(&k[i].state);
+		free(k[i].mgmt_note);
 	}
 	free(k);
 }
@@ -212,6 +222,8 @@ lab_switch_vlan_plan_read(const struct lab_ctx *ctx, struct lab_db *db,
 				    &run) };
 	struct lab_switch_plan	*pl;
 	struct lab_port_rows	 rows;
+	const struct lab_switch	*sw;
+	struct lab_err		 e = { 0 };
 	size_t			 i;
 
 	*ret = NULL;
@@ -229,6 +241,11 @@ lab_switch_vlan_plan_read(const struct lab_ctx *ctx, struct lab_db *db,
 		    err) == -1 || lab_db_vlan_uplinks(db, names->v[i],
 		    &run.known[i].found, &run.known[i].nfound, err) == -1 ||
 		    lab_db_vlan_ports(db, names->v[i], &run.known[i].cache,
+		    err) == -1)
+			goto fail;
+		if ((sw = lab_inventory_find_switch(inv, names->v[i],
+		    &e)) != NULL && lab_switch_mgmt_port(db, sw,
+		    &run.known[i].mgmt_port, &run.known[i].mgmt_note,
 		    err) == -1)
 			goto fail;
 	}

@@ -223,6 +223,10 @@ struct lab_switch_plan {
 	 */
 	struct lab_strv		 refused;
 	struct lab_strv		 notes;
+	char			*mgmt_port;	/* its name, NULL: unknown */
+	/* why the management port is unknown (so that check did not
+	 * run), or NULL; a note of --json only (lib/vlan-mgmt.c) */
+	char			*mgmt_unknown;
 };
 
 struct lab_vlan_diff_opts {
@@ -405,6 +409,25 @@ int	lab_db_vlan_ports(struct lab_db *, const char *switch_name,
 	    struct lab_vlan_state *ret, struct lab_err *err);
 int	lab_db_vlan_uplinks(struct lab_db *, const char *switch_name,
 	    unsigned long **ret, size_t *retn, struct lab_err *err);
+
+/*
+ * The port (ifindex) the last discovery learned mac on: its row in the
+ * management VLAN vlan first, then another VLAN's (lib/db/vlan-mgmt.c).
+ * *ret 0 when the MAC is not in the stored MAC table.
+ */
+int	lab_db_vlan_mac_port(struct lab_db *, const char *switch_name,
+	    const char *mac, unsigned long vlan, unsigned long *ret,
+	    struct lab_err *err);
+
+/*
+ * The port a switch's management address is reached through
+ * (lib/vlan-mgmt.c): where its stored MAC table has the source MAC of
+ * our frames to sw->address (lab_peer_mac). 0 and *note (caller frees:
+ * "management port unknown: ...") when that cannot be told; a database
+ * error is -1.
+ */
+int	lab_switch_mgmt_port(struct lab_db *, const struct lab_switch *sw,
+	    unsigned long *ret, char **note, struct lab_err *err);
 
 /* One stored apply, as history and the report show it. */
 struct lab_switch_apply_row {

@@ -149,6 +149,8 @@ lab_switch_plan_release(struct lab_switch_plan *p)
 	free(p->targets);
 	lab_strv_release(&p->refused);
 	lab_strv_release(&p->notes);
+	free(p->mgmt_unknown);
+	free(p->mgmt_port);
 	memset(p, 0, sizeof(*p));
 }
 

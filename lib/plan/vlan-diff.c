@@ -296,6 +296,7 @@ lab_vlan_diff(const struct lab_switch *sw, const struct lab_port_wants *w,
     const struct lab_vlan_state *st, const struct lab_vlan_diff_opts *o,
     struct lab_switch_plan *ret, struct lab_err *err)
 {
+	const struct lab_vlan_port *mp;
 	unsigned long	mgmt;
 	size_t		i, k;
 
@@ -307,6 +308,10 @@ lab_vlan_diff(const struct lab_switch *sw, const struct lab_port_wants *w,
 	if ((ret->switch_name = strdup(sw->name)) == NULL)
 		goto oom;
 	if (vlan_plan(ret, sw, w, st, o, mgmt) == -1)
+		goto oom;
+	if (o->mgmt_port != 0 && (mp = lab_vlan_state_port(st,
+	    o->mgmt_port)) != NULL && mp->name != NULL &&
+	    (ret->mgmt_port = strdup(mp->name)) == NULL)
 		goto oom;
 	for (i = 0; i < st->nports; i++) {
 		const struct lab_vlan_port *p = &st->ports[i];

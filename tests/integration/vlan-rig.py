@@ -16,6 +16,8 @@ egress, forbidden, untagged and row status are ADDED), dot1qPortVlanTable
 CISCOSB vlanPortModeState, vlanTrunkPortModeNativeVlanId,
 vlanAccessPortModeVlanId (one row per bridge port), the (empty)
 rlCopyTable, and the scalars vlanMibVersion and rlCopyMibVersion.
+VLAN_RIG_FDB="VLAN/MAC/BRIDGEPORT ..." in the environment adds (or
+replaces) dot1qTpFdbPort rows of the capture (static, in the data file).
 PortLists are written clean, ceil(highest bridge port / 8) octets (the
 capture's are mangled after 16 octets).
 
@@ -25,6 +27,7 @@ gi1/0/24) are trunks: untagged in 1, tagged in 2 and 3; and ACCESS
 (gi1/0/5) is an access port of VLAN 2 only (PVID 2). VLANs 2..12 have no
 other member.
 """
+import os
 import sqlite3
 import sys
 
@@ -38,6 +41,7 @@ COPY = '1.3.6.1.4.1.9.6.1.101.87.2'
 PREFIXES = [STATIC, PVID, ALIAS, SB_MODE, SB_NATIVE, SB_ACCESS, COPY]
 SCALARS = [('1.3.6.1.4.1.9.6.1.101.48.1.0', '2', '1'),
            ('1.3.6.1.4.1.9.6.1.101.87.1.0', '2', '1')]
+FDB_PORT = '1.3.6.1.2.1.17.7.1.2.2.1.2'
 BASE_PORT_IFINDEX = '1.3.6.1.2.1.17.1.4.1.2.'
 TRUNKS = (23, 24)
 TRUNK_VLANS = (2, 3)
@@ -78,6 +82,17 @@ def portlist(n, members):
     return b.hex()
 
 
+def fdb_extra():
+    """VLAN_RIG_FDB="VLAN/MAC/BRIDGEPORT ...": more dot1qTpFdbPort rows."""
+    out = []
+    for item in os.environ.get('VLAN_RIG_FDB', '').split():
+        vlan, mac, bport = item.split('/')
+        octets = '.'.join(str(int(x, 16)) for x in mac.split(':'))
+        out.append(('%s.%d.%s' % (FDB_PORT, int(vlan), octets), '2',
+                    str(int(bport))))
+    return out
+
+
 def build(capture, datadir, db, rw, ro):
     lines = []
     rows = []
@@ -98,6 +113,9 @@ def build(capture, datadir, db, rw, ro):
             else:
                 lines.append((key(oid), line))
     for oid, tag, value in SCALARS:
+        lines.append((key(oid), '%s|%s|%s' % (oid, tag, value)))
+    for oid, tag, value in fdb_extra():
+        lines = [x for x in lines if x[0] != key(oid)]
         lines.append((key(oid), '%s|%s|%s' % (oid, tag, value)))
     conn = connect(db)
     conn.execute('create table rows (oid text primary key, tag text, '

@@ -21,6 +21,8 @@
 # untagged member of VLAN 1 with PVID 1 and Cisco SB mode access, but
 # gi1/0/23 and gi1/0/24 (ifindex 23, 24) trunks, untagged in 1 and
 # tagged in 2 and 3, and gi1/0/5 an access port of VLAN 2 (PVID 2).
+# VLAN_RIG_FDB="VLAN/MAC/BRIDGEPORT ..." set before vlan_rig_start adds
+# those MAC table rows (dot1qTpFdbPort) to the capture's.
 
 # shellcheck disable=SC2034 # variables for the tests that source this
 VLAN_RIG_RW=labrw

@@ -216,6 +216,61 @@ test_states(struct lab_db *db)
 	check_state(db, 4000, 1, "done");
 }
 
+/*
+ * The management port (lib/db/vlan-mgmt.c): the MAC's row in the
+ * management VLAN before another VLAN's, the newest, any case of the
+ * MAC; rows without an ifindex and other switches' rows are not it.
+ */
+static void
+test_mac_port(struct lab_db *db)
+{
+	struct lab_err	 err = { 0 };
+	unsigned long	 p;
+	char		*msg = NULL;
+
+	CHECK(sqlite3_exec(db->h, "INSERT INTO switches (id, name, model, "
+	    "address, port, created_at, updated_at) VALUES (71, 'm1', "
+	    "'generic-switch', '192.0.2.2', 161, 1, 1), (72, 'm2', "
+	    "'generic-switch', '192.0.2.3', 161, 1, 1); "
+	    "INSERT INTO switch_fdb VALUES "
+	    "(71, '02:00:00:00:19:01', 20, 12, 100), "
+	    "(71, '02:00:00:00:19:01', 1, 9, 50), "
+	    "(71, '02:00:00:00:19:02', 20, 12, 100), "
+	    "(71, '02:00:00:00:19:02', 30, 14, 200), "
+	    "(71, '02:00:00:00:19:03', 1, NULL, 100), "
+	    "(72, '02:00:00:00:19:03', 1, 5, 100)",
+	    NULL, NULL, &msg) == SQLITE_OK);
+	if (msg != NULL)
+		fprintf(stderr, "%s\n", msg);
+	sqlite3_free(msg);
+	CHECK(lab_db_vlan_mac_port(db, "m1", "02:00:00:00:19:01", 1, &p,
+	    &err) == 0);
+	CHECK(p == 9);
+	CHECK(lab_db_vlan_mac_port(db, "m1", "02:00:00:00:19:01", 20, &p,
+	    &err) == 0);
+	CHECK(p == 12);
+	/* not in the management VLAN: the newest row */
+	CHECK(lab_db_vlan_mac_port(db, "m1", "02:00:00:00:19:02", 1, &p,
+	    &err) == 0);
+	CHECK(p == 14);
+	CHECK(lab_db_vlan_mac_port(db, "m1", "02:00:00:00:19:0A", 1, &p,
+	    &err) == 0);
+	CHECK(p == 0);
+	CHECK(lab_db_vlan_mac_port(db, "M1", "02:00:00:00:19:01", 1, &p,
+	    &err) == 0);
+	CHECK(p == 0);
+	CHECK(lab_db_vlan_mac_port(db, "m1", "02:00:00:00:19:03", 1, &p,
+	    &err) == 0);
+	CHECK(p == 0);
+	CHECK(lab_db_vlan_mac_port(db, "m2", "02:00:00:00:19:03", 1, &p,
+	    &err) == 0);
+	CHECK(p == 5);
+	CHECK(lab_db_vlan_mac_port(db, "m1", "02:00:00:00:19", 1, &p,
+	    &err) == 0);
+	CHECK(p == 0);
+	CHECK(err.code == LAB_EXIT_OK);
+}
+
 int
 main(void)
 {
@@ -226,6 +281,7 @@ main(void)
 	test_probe(db);
 	test_applies(db);
 	test_states(db);
+	test_mac_port(db);
 	lab_db_free(db);
 	TESTS_DONE();
 }

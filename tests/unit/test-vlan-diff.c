@@ -98,7 +98,44 @@ main(void)
 	if (pl.refused.n == 1)
 		CHECK_STR(pl.refused.v[0],
 		    "gi1/0/1: takes the management VLAN 1 off an uplink");
+	CHECK(pl.mgmt_port == NULL);
 	lab_switch_plan_release(&pl);
+
+	/* the management VLAN off the management port is refused; the
+	 * plan names the port; a port that keeps VLAN 1 tagged is not */
+	wv[0].ifindex = 55;
+	wv[0].port = "gi1/0/7";
+	o.uplinks = NULL;
+	o.nuplinks = 0;
+	o.mgmt_port = 55;
+	CHECK(lab_vlan_diff(&sw, &w, &st, &o, &pl, &err) == 0);
+	CHECK_STR(pl.mgmt_port, "gi1/0/7");
+	CHECK(pl.refused.n == 1);
+	if (pl.refused.n == 1)
+		CHECK_STR(pl.refused.v[0], "gi1/0/7: takes the management "
+		    "VLAN 1 off the port the management address is reached "
+		    "through");
+	lab_switch_plan_release(&pl);
+	{
+		unsigned long	t1[] = { 1 };
+
+		wv[0].mode = LAB_PORT_MODE_TRUNK;
+		wv[0].tagged = t1;
+		wv[0].ntagged = 1;
+		CHECK(lab_vlan_diff(&sw, &w, &st, &o, &pl, &err) == 0);
+		CHECK(pl.refused.n == 0);
+		lab_switch_plan_release(&pl);
+		wv[0].mode = LAB_PORT_MODE_ACCESS;
+		wv[0].tagged = NULL;
+		wv[0].ntagged = 0;
+	}
+	/* a management port the switch lacks: no name, nothing refused
+	 * on another port */
+	o.mgmt_port = 4242;
+	CHECK(lab_vlan_diff(&sw, &w, &st, &o, &pl, &err) == 0);
+	CHECK(pl.mgmt_port == NULL && pl.refused.n == 0);
+	lab_switch_plan_release(&pl);
+	o.mgmt_port = 0;
 
 	/* a switch that matches */
 	wv[0] = (struct lab_port_want){ .ifindex = 55, .port = "gi1/0/7",
