@@ -8,7 +8,9 @@
 # switch as CDP neighbour) refused; plan-time input errors exit 2 naming
 # file:line:col with the database unchanged: a port the switch lacks, an
 # ambiguous short form (gi7 on a stack of four), a NIC wish and a ports:
-# entry that disagree, a NIC VLAN the switch neither declares nor has.
+# entry that disagree (and again after a re-import where only their lines
+# moved: the error names the new lines), a NIC VLAN the switch neither
+# declares nor has.
 # sh vlan-plan.sh LAB SRCDIR FIXTURES
 set -eu
 LAB=$1
@@ -167,6 +169,18 @@ bad ambiguous "$P gi7,|" \
 # the ports: entry says 30 for the port microserver1 eth0 (which wants 20) is on
 bad disagree "$P gi1/0/22,|" \
     "^lab: switch plan: $T/disagree.yaml:[0-9]*:[0-9]*: port gi1/0/22: the ports: entry and microserver1 eth0's VLANs (at .*) disagree"
+# only microserver1 eth0's line moves (a comment line above it) and the
+# file is imported again: nothing declared changed, yet the error names
+# the lines the NIC's wish and the ports: entry are on now
+sed -i '/00:0c:15:03:b0:b7/i\      # moved down a line' "$T/disagree.yaml"
+L=$(grep -n '00:0c:15:03:b0:b7' "$T/disagree.yaml" | cut -d: -f1)
+P=$(grep -n 'ports: \[{port: gi1/0/22' "$T/disagree.yaml" | cut -d: -f1)
+run moved-import import "$T/disagree.yaml"
+[ "$(rc moved-import)" = 0 ] || { cat "$T/moved-import.err" >&2; fail "moved import"; }
+run moved switch plan sg200
+[ "$(rc moved)" = 2 ] || { cat "$T/moved.err" >&2; fail "moved: exit $(rc moved)"; }
+has moved.err "^lab: switch plan: $T/disagree.yaml:$P:[0-9]*: port gi1/0/22: .* microserver1 eth0's VLANs (at $T/disagree.yaml:$L:[0-9]*) disagree"
+ok
 bad undeclared 's|"00:0c:15:03:b0:b7", vlan: 20}|"00:0c:15:03:b0:b7", vlan: 77}|' \
     "VLAN 77 is not declared on switch sg200, which does not have it"
 
