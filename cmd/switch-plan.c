@@ -5,7 +5,120 @@
 #include <string.h>
 
 #include "lab/parse.h"
+#include "lab/text.h"
 #include "switch.h"
+
+/* The columns of UTF-8 text (one a character, as cmd/table.c counts). */
+static size_t
+width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
+
+/* The columns s takes on a terminal once made visible (lab/text.h). */
+static size_t
+cols(const char *s)
+{
+	char	*v;
+	size_t	 n;
+
+	if (!lab_visible_needed(s))
+		return width(s);
+	v = lab_visible(s);
+	n = v != NULL ? width(v) : 0;
+	free(v);
+	return n;
+}
+
+/*
+ * Prints s made visible (a port name, a VLAN name or a description the
+ * switch gave), then spaces up to w columns; w 0: no padding.
+ */
+static void
+put(const char *s, size_t w)
+{
+	char	*v = NULL;
+	size_t	 n;
+
+	if (lab_visible_needed(s))
+		s = (v = lab_visible(s)) != NULL ? v : "";
+	fputs(s, stdout);
+	for (n = width(s); n < w; n++)
+		putchar(' ');
+	free(v);
+}
+
+/* "VLAN 20" in buf, the first column of a VLAN's line. */
+static const char *
+vlan_label(char *buf, size_t len, unsigned long id)
+{
+	(void)snprintf(buf, len, "VLAN %lu", id);
+	return buf;
+}
+
+/*
+ * The plan's lines are one table with no header: the first column is
+ * "VLAN 20" or the port, the second the action or what changes, then the
+ * name or "from -> to" with the arrows under each other; every column
+ * as wide as its widest cell, two spaces apart.
+ */
+static void
+print_changes(const struct lab_switch_plan *p)
+{
+	char	 label[32];
+	size_t	 i, w1 = 0, w2 = 0, w3 = 0, n;
+
+	for (i = 0; i < p->nvlans; i++) {
+		n = strlen(vlan_label(label, sizeof(label), p->vlans[i].id));
+		w1 = n > w1 ? n : w1;
+		n = strlen(p->vlans[i].action);
+		w2 = n > w2 ? n : w2;
+	}
+	for (i = 0; i < p->nchanges; i++) {
+		const struct lab_port_change *c = &p->changes[i];
+
+		n = cols(c->port);
+		w1 = n > w1 ? n : w1;
+		n = strlen(c->what);
+		w2 = n > w2 ? n : w2;
+		n = *c->from != '\0' ? cols(c->from) : 1;
+		w3 = n > w3 ? n : w3;
+	}
+	for (i = 0; i < p->nvlans; i++) {
+		const struct lab_vlan_action *a = &p->vlans[i];
+		int	 named = a->name != NULL ||
+			    strcmp(a->action, "rename") == 0;
+
+		fputs("  ", stdout);
+		put(vlan_label(label, sizeof(label), a->id), w1 + 2);
+		put(a->action, named ? w2 + 2 : 0);
+		if (strcmp(a->action, "rename") == 0) {
+			putchar('\'');
+			put(a->from != NULL ? a->from : "", 0);
+			fputs("' -> '", stdout);
+			put(a->name != NULL ? a->name : "", 0);
+			putchar('\'');
+		} else if (a->name != NULL)
+			put(a->name, 0);
+		putchar('\n');
+	}
+	for (i = 0; i < p->nchanges; i++) {
+		const struct lab_port_change *c = &p->changes[i];
+
+		fputs("  ", stdout);
+		put(c->port, w1 + 2);
+		put(c->what, w2 + 2);
+		put(*c->from != '\0' ? c->from : "-", w3);
+		fputs(" -> ", stdout);
+		put(*c->to != '\0' ? c->to : "-", 0);
+		putchar('\n');
+	}
+}
 
 void
 cmd_switch_plan_print(const struct lab_switch_plan *p)
@@ -23,24 +136,7 @@ cmd_switch_plan_print(const struct lab_switch_plan *p)
 		return;
 	}
 	printf("%s:\n", p->switch_name);
-	for (i = 0; i < p->nvlans; i++) {
-		const struct lab_vlan_action *a = &p->vlans[i];
-
-		if (strcmp(a->action, "rename") == 0)
-			printf("  VLAN %lu  rename '%s' -> '%s'\n", a->id,
-			    a->from, a->name);
-		else
-			printf("  VLAN %lu  %s%s%s\n", a->id, a->action,
-			    a->name != NULL ? " " : "",
-			    a->name != NULL ? a->name : "");
-	}
-	for (i = 0; i < p->nchanges; i++) {
-		const struct lab_port_change *c = &p->changes[i];
-
-		printf("  %-8s %s %s -> %s\n", c->port, c->what,
-		    *c->from != '\0' ? c->from : "-",
-		    *c->to != '\0' ? c->to : "-");
-	}
+	print_changes(p);
 	if (p->nuntouched > 0) {
 		printf("  untouched: %zu port%s (", p->nuntouched,
 		    p->nuntouched == 1 ? "" : "s");

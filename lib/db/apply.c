@@ -14,7 +14,7 @@
  */
 struct stmts {
 	sqlite3_stmt	*host_upd, *host_del, *host_max;
-	sqlite3_stmt	*bmc_del, *nic_del, *nic_del_name;
+	sqlite3_stmt	*bmc_del, *nic_del, *nic_del_name, *nic_loc;
 	sqlite3_stmt	*disk_del, *hg_del, *ssh_del, *net_del;
 	sqlite3_stmt	*grp_put, *grp_del;
 	sqlite3_stmt	*sw_ins, *sw_upd, *sw_del;
@@ -33,6 +33,9 @@ static const struct {
 	S(nic_del, "DELETE FROM nics WHERE host_id = ?1"),
 	S(nic_del_name, "DELETE FROM nics WHERE host_id = "
 	    "(SELECT id FROM hosts WHERE name = ?1)"),
+	S(nic_loc, "UPDATE nics SET vlan_file = ?3, vlan_line = ?4, "
+	    "vlan_col = ?5, native_line = ?6, native_col = ?7 WHERE host_id = "
+	    "(SELECT id FROM hosts WHERE name = ?1) AND position = ?2"),
 	S(disk_del, "DELETE FROM disks WHERE host_id = ?1"),
 	S(hg_del, "DELETE FROM host_groups WHERE host_id = ?1"),
 	S(ssh_del, "DELETE FROM host_ssh WHERE host_id = ?1"),
@@ -293,6 +296,52 @@ net_eq(const struct lab_netcfg *a, const struct lab_netcfg *b)
 	    streq(a->gateway, b->gateway) && strv_eq(&a->dns, &b->dns);
 }
 
+static int
+loc_eq(const struct lab_loc *a, const struct lab_loc *b)
+{
+	return streq(a->file, b->file) && a->line == b->line &&
+	    a->col == b->col;
+}
+
+/*
+ * Whether two alike VLAN wishes were written at the same place: the file
+ * of a native: is the wish's own (the database keeps one).
+ */
+static int
+want_locs_eq(const struct lab_vlan_want *a, const struct lab_vlan_want *b)
+{
+	if (!a->set || !b->set)
+		return a->set == b->set;
+	return loc_eq(&a->loc, &b->loc) && (a->native == 0 ||
+	    (a->native_loc.line == b->native_loc.line &&
+	    a->native_loc.col == b->native_loc.col));
+}
+
+/*
+ * Whether the VLAN declarations of two alike switches were written at
+ * the same places (the database keeps a ports: entry's file once).
+ */
+static int
+switch_locs_eq(const struct lab_switch *a, const struct lab_switch *b)
+{
+	const struct lab_vlan_want	*x, *y;
+	size_t				 i;
+
+	for (i = 0; i < a->nvlans && i < b->nvlans; i++)
+		if (!loc_eq(&a->vlans[i].loc, &b->vlans[i].loc))
+			return 0;
+	for (i = 0; i < a->nports && i < b->nports; i++) {
+		x = &a->ports[i].vlan;
+		y = &b->ports[i].vlan;
+		if (!loc_eq(&a->ports[i].loc, &b->ports[i].loc) ||
+		    x->loc.line != y->loc.line || x->loc.col != y->loc.col ||
+		    x->native_loc.line != y->native_loc.line ||
+		    x->native_loc.col != y->native_loc.col)
+			return 0;
+	}
+	return 1;
+}
+
 /* What differs between two declarations of a host; "" when nothing. */
 static void
 host_diff(const struct lab_host *o, const struct lab_host *n,
@@ -543,6 +592,38 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 	return 0;
 }
 
+/*
+ * A host that did not change whose NIC VLAN wishes moved in the YAML (a
+ * line added above them, another file): their rows get the new places,
+ * so that an error names the line the wish is on now.
+ */
+static int
+write_nic_locs(struct apply *a, const struct lab_host *o,
+    const struct lab_host *n)
+{
+	sqlite3_stmt			*st = a->st.nic_loc;
+	const struct lab_vlan_want	*w;
+	size_t				 i;
+
+	for (i = 0; i < o->nnics && i < n->nnics; i++) {
+		w = &n->nics[i].vlan;
+		if (want_locs_eq(&o->nics[i].vlan, w))
+			continue;
+		bind_str(st, 1, n->name);
+		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		bind_str(st, 3, w->loc.file);
+		sqlite3_bind_int(st, 4, w->loc.line);
+		sqlite3_bind_int(st, 5, w->loc.col);
+		if (w->native != 0) {
+			sqlite3_bind_int(st, 6, w->native_loc.line);
+			sqlite3_bind_int(st, 7, w->native_loc.col);
+		}
+		if (run(a, st, "write nic") == -1)
+			return -1;
+	}
+	return 0;
+}
+
 static int
 write_switch(struct apply *a, const struct lab_switch *s, int update)
 {
@@ -672,8 +753,12 @@ merge_hosts(struct apply *a, const struct lab_inventory *cur,
 			j++;
 			lab_buf_init(&d);
 			host_diff(o, n, &d);
-			if (d.len == 0 && !d.oom)
+			/* unchanged, but the places of its wishes follow */
+			if (d.len == 0 && !d.oom) {
+				if (write && write_nic_locs(a, o, n) == -1)
+					return -1;
 				continue;
+			}
 			if (add_change(a->ch, LAB_CHANGE_MODIFY, "host",
 			    n->name, lab_buf_steal(&d)) == -1)
 				return lab_err_oom(a->err);
@@ -720,8 +805,14 @@ merge_switches(struct apply *a, const struct lab_inventory *cur,
 			j++;
 			lab_buf_init(&d);
 			switch_diff(o, n, &d);
-			if (d.len == 0 && !d.oom)
+			/* unchanged, but its declarations written elsewhere */
+			if (d.len == 0 && !d.oom) {
+				if (write && !switch_locs_eq(o, n) &&
+				    lab_db_switch_decl_write(a->db, n, 1,
+				    a->err) == -1)
+					return -1;
 				continue;
+			}
 			if (add_change(a->ch, LAB_CHANGE_MODIFY, "switch",
 			    n->name, lab_buf_steal(&d)) == -1)
 				return lab_err_oom(a->err);

@@ -8,10 +8,11 @@
 # switch as CDP neighbour) refused; plan-time input errors exit 2 naming
 # file:line:col with the database unchanged: a port the switch lacks, an
 # ambiguous short form (gi7 on a stack of four), a NIC wish and a ports:
-# entry that disagree, a NIC VLAN the switch neither declares nor has;
-# the fast read (changed ports only) used, and a stale stored structure
-# (a port renamed, two swapped, the bridge map moved, a LAG, a discovery
-# of before schema 015) read whole with the same plan.
+# entry that disagree (and again after a re-import where only their lines
+# moved: the error names the new lines), a NIC VLAN the switch neither
+# declares nor has; the fast read (changed ports only) used, and a stale
+# stored structure (a port renamed, two swapped, the bridge map moved, a
+# LAG, a discovery of before schema 015) read whole with the same plan.
 # sh vlan-plan.sh LAB SRCDIR FIXTURES
 set -eu
 LAB=$1
@@ -88,6 +89,22 @@ golden() {
 	[ -f "$_g" ] || fail "no golden $_g (LAB_BLESS=1 writes it)"
 	diff -u "$_g" "$T/$1.out" >&2 || fail "$1 differs from its golden"
 }
+# aligned NAME: in $T/NAME the second column of the VLAN and port lines
+# starts at one offset, and the arrows of the port lines ("1 -> 20") too
+aligned() {
+	python3 -c '
+import re, sys
+col, arrow = set(), set()
+for line in open(sys.argv[1]):
+	m = re.match(r"  (VLAN [0-9]+|[^ ]+) +([^ ]+)", line)
+	if not m or m.group(1) in ("untouched:", "note:", "REFUSED"):
+		continue
+	col.add(m.start(2))
+	if not m.group(1).startswith("VLAN "):
+		arrow.add(line.index(" -> "))
+sys.exit(0 if len(col) == 1 and len(arrow) <= 1 else 1)' "$T/$1" ||
+	    fail "$1: the columns do not line up"
+}
 # scenario NAME SED [ARGS]: plan the example lab edited by SED
 scenario() {
 	_s=$1
@@ -155,8 +172,13 @@ scenario native "$V;s|port: gi1/0/7, vlan: 30,|port: gi1/0/7, vlans: [10, 20], n
 scenario rename 's|vlans: \[{id: 20, name: storage}|vlans: [{id: 3, name: renamed}, {id: 20, name: storage}|'
 scenario prune 's|^$||' --prune
 # VLAN 1 and the VLANs untouched ports carry (2, 3 in the capture) stay
-has prune.out 'VLAN 12  delete'
-! grep -q 'VLAN [123]  delete' "$T/prune.out" || fail "prune deletes VLAN 1, 2 or 3"
+has prune.out 'VLAN 12 *delete'
+! grep -q 'VLAN [123] *delete' "$T/prune.out" || fail "prune deletes VLAN 1, 2 or 3"
+# the columns line up: VLAN 4 and VLAN 12, gi1/0/7 and gi1/0/22
+for _s in access trunk native rename prune; do
+	aligned "$_s.out"
+done
+ok
 walk >"$T/after2.walk"
 cmp -s "$T/before.walk" "$T/after2.walk" || fail "a plan changed the switch"
 
@@ -194,6 +216,18 @@ bad ambiguous "$P gi7,|" \
 # the ports: entry says 30 for the port microserver1 eth0 (which wants 20) is on
 bad disagree "$P gi1/0/22,|" \
     "^lab: switch plan: $T/disagree.yaml:[0-9]*:[0-9]*: port gi1/0/22: the ports: entry and microserver1 eth0's VLANs (at .*) disagree"
+# only microserver1 eth0's line moves (a comment line above it) and the
+# file is imported again: nothing declared changed, yet the error names
+# the lines the NIC's wish and the ports: entry are on now
+sed -i '/00:0c:15:03:b0:b7/i\      # moved down a line' "$T/disagree.yaml"
+L=$(grep -n '00:0c:15:03:b0:b7' "$T/disagree.yaml" | cut -d: -f1)
+P=$(grep -n 'ports: \[{port: gi1/0/22' "$T/disagree.yaml" | cut -d: -f1)
+run moved-import import "$T/disagree.yaml"
+[ "$(rc moved-import)" = 0 ] || { cat "$T/moved-import.err" >&2; fail "moved import"; }
+run moved switch plan sg200
+[ "$(rc moved)" = 2 ] || { cat "$T/moved.err" >&2; fail "moved: exit $(rc moved)"; }
+has moved.err "^lab: switch plan: $T/disagree.yaml:$P:[0-9]*: port gi1/0/22: .* microserver1 eth0's VLANs (at $T/disagree.yaml:$L:[0-9]*) disagree"
+ok
 bad undeclared 's|"00:0c:15:03:b0:b7", vlan: 20}|"00:0c:15:03:b0:b7", vlan: 77}|' \
     "VLAN 77 is not declared on switch sg200, which does not have it"
 

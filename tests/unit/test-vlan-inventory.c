@@ -2,7 +2,8 @@
 /*
  * The VLAN declarations of issue 19: loaded from YAML with where each was
  * written, stored and read back from the database the same (locs too),
- * compared, joined and shown.
+ * the locs following a re-import where only they moved, compared, joined
+ * and shown.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -148,6 +149,109 @@ test_load_store(void)
 	lab_db_free(db);
 }
 
+/* yaml with a comment line inserted before each line that has needle */
+static char *
+insert_comments(const char *text, const char *const *needles, size_t n)
+{
+	char	*out, *o;
+	size_t	 i, len = strlen(text);
+	const char *p;
+
+	if ((out = malloc(len + n * 16 + 1)) == NULL)
+		return NULL;
+	o = out;
+	for (p = text; *p != '\0';) {
+		const char	*eol = strchr(p, '\n');
+		size_t		 l = eol != NULL ? (size_t)(eol - p) + 1 :
+				    strlen(p);
+
+		for (i = 0; i < n; i++)
+			if (memmem(p, l, needles[i], strlen(needles[i])) !=
+			    NULL) {
+				memcpy(o, "# moved\n", 8);
+				o += 8;
+				break;
+			}
+		memcpy(o, p, l);
+		o += l;
+		p += l;
+	}
+	*o = '\0';
+	return out;
+}
+
+/*
+ * Only the places moved (a comment line above each wish, another file
+ * name): no change of the declarations, yet what the database gives back
+ * names the lines and the file the wishes are at now.
+ */
+static void
+test_moved(void)
+{
+	static const char *const needles[] = { "vlan: 20}", "vlans: [20, 30]",
+		"vlans: [{id: 1", "{port: gi7", "{port: gi8" };
+	struct lab_inventory	*inv, *moved = NULL, *back = NULL;
+	struct lab_changes	 ch = { NULL, 0 };
+	struct lab_db		*db = NULL;
+	struct lab_err		 err;
+	const struct lab_host	*h;
+	const struct lab_switch	*s;
+	char			*text;
+
+	if ((inv = load(yaml, &err)) == NULL ||
+	    (text = insert_comments(yaml, needles, 5)) == NULL) {
+		tests_failed++;
+		lab_inventory_free(inv);
+		return;
+	}
+	lab_err_init(&err);
+	if ((moved = lab_inventory_new()) == NULL ||
+	    lab_inventory_load_buf(moved, "w.yaml", text, strlen(text),
+	    &err) != 0) {
+		fprintf(stderr, "load moved: %s\n", err.msg);
+		tests_failed++;
+		goto out;
+	}
+	CHECK(lab_db_open(":memory:", LAB_DB_CREATE, &db, &err) == 0);
+	CHECK(db != NULL &&
+	    lab_db_inventory_apply(db, inv, 0, 1, &ch, &err) == 0);
+	lab_changes_release(&ch);
+	CHECK(db != NULL &&
+	    lab_db_inventory_apply(db, moved, 0, 2, &ch, &err) == 0);
+	CHECK(ch.n == 0);	/* nothing declared differs */
+	lab_changes_release(&ch);
+	CHECK(db != NULL && lab_db_inventory_load(db, &back, &err) == 0);
+	if (back == NULL || back->nhosts != 1 || back->nswitches != 1 ||
+	    back->hosts[0].nnics != 3 || back->switches[0].nports != 2 ||
+	    back->switches[0].nvlans != 2) {
+		tests_failed++;
+		goto out;
+	}
+	h = &back->hosts[0];
+	CHECK(h->nics[1].vlan.loc.line == 7 && h->nics[1].vlan.loc.col == 54);
+	CHECK_STR(h->nics[1].vlan.loc.file, "w.yaml");
+	CHECK(h->nics[2].vlan.loc.line == 11 &&
+	    h->nics[2].vlan.native_loc.line == 12);
+	CHECK_STR(h->nics[2].vlan.loc.file, "w.yaml");
+	s = &back->switches[0];
+	CHECK(s->vlans[1].loc.line == 19);
+	CHECK_STR(s->vlans[1].loc.file, "w.yaml");
+	CHECK(s->ports[0].loc.line == 22 && s->ports[0].vlan.loc.line == 22 &&
+	    s->ports[0].vlan.loc.col == 27);
+	CHECK_STR(s->ports[0].loc.file, "w.yaml");
+	CHECK(s->ports[1].loc.line == 24 && s->ports[1].vlan.loc.line == 24);
+	/* and the same again writes nothing: no change, the places kept */
+	CHECK(lab_db_inventory_apply(db, moved, 0, 3, &ch, &err) == 0);
+	CHECK(ch.n == 0);
+	lab_changes_release(&ch);
+out:
+	free(text);
+	lab_inventory_free(back);
+	lab_inventory_free(moved);
+	lab_inventory_free(inv);
+	lab_db_free(db);
+}
+
 static void
 test_list(void)
 {
@@ -168,6 +272,7 @@ int
 main(void)
 {
 	test_load_store();
+	test_moved();
 	test_list();
 	TESTS_DONE();
 }
