@@ -141,7 +141,7 @@ run disc2 switch discover sg350x
 [ "$(rc disc2)" = 0 ] || fail "discover 2"
 run plan2 switch plan sg350x
 grep -q REFUSED "$T/plan2.out" && fail "refused without the MAC: $(cat "$T/plan2.out")"
-has plan2.out "gi1/0/9 *pvid 1 -> 20"
+has plan2.out "gi1/0/9 *pvid *1 -> 20"
 run json2 switch plan sg350x --json
 has json2.out '"mgmt_port": null'
 has json2.out "management port unknown (10.19.0.2: 02:00:00:00:19:01, the MAC of vm-lab, not in the MAC table of the last discovery)"
