@@ -44,6 +44,10 @@ need() {
 for c in ip nsenter unshare; do
 	command -v $c >/dev/null 2>&1 || need "missing: $c"
 done
+# run in a network namespace of its own: re-run under unshare -n once
+if [ "$(ip -o link show | wc -l)" != 1 ] && [ -z "${VLAN_MGMT_NS:-}" ]; then
+	VLAN_MGMT_NS=1 exec unshare -n -- sh -c 'ip link set lo up && exec sh "$0" "$@"' "$0" "$@"
+fi
 [ "$(ip -o link show | wc -l)" = 1 ] ||
 	need "needs a network namespace of its own (unshare -n) with only lo"
 
