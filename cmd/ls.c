@@ -251,7 +251,7 @@ ls_nics(struct lab_call *call, struct lab_err *err)
 	LAB_CLEANUP(lab_inventory_freep) struct lab_inventory *inv = NULL;
 	LAB_CLEANUP(lab_freep) char *sel = NULL;
 	const struct lab_host	*h;
-	struct lab_buf		 b;
+	struct lab_buf		 b, vlan;
 	struct lab_json		 j;
 	struct table		 t;
 	size_t			 i, k;
@@ -260,9 +260,10 @@ ls_nics(struct lab_call *call, struct lab_err *err)
 	    select_hosts(call, inv, &sel, err) == -1)
 		return err->code;
 	lab_buf_init(&b);
+	lab_buf_init(&vlan);
 	lab_json_init(&j, &b);
 	lab_json_arr_begin(&j);
-	table_init(&t, 3, "HOST", "NIC", "MAC");
+	table_init(&t, 4, "HOST", "NIC", "MAC", "VLAN");
 	for (i = 0; i < inv->nhosts; i++) {
 		h = &inv->hosts[i];
 		for (k = 0; sel[i] && k < h->nnics; k++) {
@@ -272,9 +273,14 @@ ls_nics(struct lab_call *call, struct lab_err *err)
 			lab_json_kstr(&j, "mac", h->nics[k].mac);
 			lab_render_vlan_want_fields(&j, &h->nics[k].vlan);
 			lab_json_obj_end(&j);
-			table_row(&t, h->name, h->nics[k].name, h->nics[k].mac);
+			vlan.len = 0;
+			lab_buf_adds(&vlan, "");
+			lab_vlan_want_cell(&h->nics[k].vlan, &vlan);
+			table_row(&t, h->name, h->nics[k].name, h->nics[k].mac,
+			    vlan.oom ? "?" : vlan.s);
 		}
 	}
+	lab_buf_release(&vlan);
 	lab_json_arr_end(&j);
 	lab_json_end(&j);
 	if (!call->json)
@@ -491,7 +497,7 @@ static const struct lab_verb ls_verbs[] = {
 	{ .name = "nics", .args = "[TARGET...]", .min = 0, .max = LAB_ARGS_ANY,
 	  .flags = LAB_VERB_JSON | LAB_VERB_CSV | LAB_VERB_TARGETS,
 	  .run = ls_nics,
-	  .summary = "list NICs and their MACs" },
+	  .summary = "list NICs, their MACs and the VLANs they declare" },
 	{ .name = "switches", .args = "[SWITCH...]", .min = 0,
 	  .max = LAB_ARGS_ANY, .flags = LAB_VERB_JSON | LAB_VERB_CSV,
 	  .run = ls_switches,

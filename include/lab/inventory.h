@@ -244,5 +244,10 @@ int	lab_vlan_list_parse(struct lab_pool *, const char *s,
 int	lab_vlan_list_parse_alloc(const char *s, struct lab_vlan_want *w);
 /* "vlan 20", "vlans 10,20 native 1 (tagged by the host)", "" (unset). */
 char	*lab_vlan_want_text(const struct lab_vlan_want *w);
+/*
+ * The same as a table cell, appended to b: "20" (access), "20,30 native
+ * 1" (trunk), then " tagged" when the host tags them; nothing when unset.
+ */
+void	lab_vlan_want_cell(const struct lab_vlan_want *w, struct lab_buf *b);
 
 #endif

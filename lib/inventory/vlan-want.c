@@ -154,3 +154,21 @@ lab_vlan_want_text(const struct lab_vlan_want *w)
 		lab_buf_adds(&b, " (tagged by the host)");
 	return lab_buf_steal(&b);
 }
+
+void
+lab_vlan_want_cell(const struct lab_vlan_want *w, struct lab_buf *b)
+{
+	size_t	i;
+
+	if (!w->set)
+		return;
+	if (w->ntrunk == 0)
+		lab_buf_addf(b, "%lu", w->access);
+	else {
+		for (i = 0; i < w->ntrunk; i++)
+			lab_buf_addf(b, "%s%lu", i ? "," : "", w->trunk[i]);
+		lab_buf_addf(b, " native %lu", w->native ? w->native : 1);
+	}
+	if (w->tagged)
+		lab_buf_adds(b, " tagged");
+}

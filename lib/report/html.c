@@ -304,8 +304,8 @@ host_nics(const struct lab_report *r, const struct lab_report_host *h,
 		return;
 	}
 	lab_buf_adds(b, "<table><thead><tr><th>NIC</th><th>MAC</th>"
-	    "<th>Switch port</th><th>Last seen there</th></tr></thead>"
-	    "<tbody>\n");
+	    "<th>Switch port</th><th>Last seen there</th><th>VLAN</th>"
+	    "</tr></thead><tbody>\n");
 	for (i = 0; i < h->nnics; i++) {
 		n = &h->nics[i];
 		lab_buf_adds(b, "<tr>");
@@ -326,6 +326,12 @@ host_nics(const struct lab_report *r, const struct lab_report_host *h,
 			when_ago(b, n->last_seen, r->generated_at);
 		else
 			lab_buf_adds(b, "<span class=\"muted\">never</span>");
+		lab_buf_adds(b, "</td><td>");
+		if (n->vlan.set)
+			lab_vlan_want_cell(&n->vlan, b);	/* digits, words */
+		else
+			lab_buf_adds(b, "<span class=\"muted\">none "
+			    "declared</span>");
 		lab_buf_adds(b, "</td></tr>\n");
 	}
 	lab_buf_adds(b, "</tbody></table>\n");

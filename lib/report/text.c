@@ -67,19 +67,24 @@ power_text(const struct lab_report_host *h, struct lab_buf *b)
 	add_time(b, h->power_checked);
 }
 
+/* "eth0 MAC: sg200 gi1/0/22 (seen ...); VLAN 20", the VLAN as declared. */
 static void
 nic_text(const struct lab_report_nic *n, struct lab_buf *b)
 {
 	lab_buf_addf(b, "%s %s: ", n->name, n->mac);
-	if (n->switch_name == NULL) {
+	if (n->switch_name == NULL)
 		lab_buf_adds(b, "not seen on a switch");
-		return;
+	else {
+		lab_buf_addf(b, "%s %s", n->switch_name, dash(n->port));
+		if (n->last_seen != 0) {
+			lab_buf_adds(b, " (seen ");
+			add_time(b, n->last_seen);
+			lab_buf_adds(b, ")");
+		}
 	}
-	lab_buf_addf(b, "%s %s", n->switch_name, dash(n->port));
-	if (n->last_seen != 0) {
-		lab_buf_adds(b, " (seen ");
-		add_time(b, n->last_seen);
-		lab_buf_adds(b, ")");
+	if (n->vlan.set) {
+		lab_buf_adds(b, n->vlan.ntrunk > 0 ? "; VLANs " : "; VLAN ");
+		lab_vlan_want_cell(&n->vlan, b);
 	}
 }
 

@@ -56,6 +56,7 @@ check_loaded(const struct lab_inventory *inv, int from_db)
 {
 	const struct lab_host	*h;
 	const struct lab_switch	*s;
+	struct lab_buf		 b;
 	char			*t;
 
 	CHECK(inv->nhosts == 1 && inv->nswitches == 1);
@@ -81,6 +82,17 @@ check_loaded(const struct lab_inventory *inv, int from_db)
 	t = lab_vlan_want_text(&h->nics[1].vlan);
 	CHECK_STR(t, "vlan 20");
 	free(t);
+	/* as a cell of lab ls nics and the report */
+	lab_buf_init(&b);
+	lab_buf_adds(&b, "");
+	lab_vlan_want_cell(&h->nics[0].vlan, &b);
+	CHECK_STR(b.s, "");
+	lab_vlan_want_cell(&h->nics[1].vlan, &b);
+	CHECK_STR(b.s, "20");
+	b.len = 0;
+	lab_vlan_want_cell(&h->nics[2].vlan, &b);
+	CHECK_STR(b.s, "20,30 native 30 tagged");
+	lab_buf_release(&b);
 	s = &inv->switches[0];
 	CHECK(s->nvlans == 2 && s->nports == 2 && s->uplinks.n == 1);
 	if (s->nvlans != 2 || s->nports != 2 || s->uplinks.n != 1)
