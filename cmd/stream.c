@@ -18,18 +18,6 @@
 #define TICK_MS		250
 #define LAST_MIN	12	/* the last column is never cut below this */
 
-/* Display width of UTF-8 text. */
-static size_t
-text_width(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
-}
-
 /* The width of the terminal on stderr (COLUMNS first, as tables do). */
 static size_t
 err_cols(void)
@@ -160,14 +148,14 @@ widths(struct cmd_stream *st, size_t cols)
 	for (c = 0; c < t->ncols && c < 32; c++) {
 		st->w[c] = st->widths != NULL ? st->widths[c] : 0;
 		if (c == 0) {
-			st->w[0] = text_width(t->cells[0]);
+			st->w[0] = lab_text_width(t->cells[0]);
 			for (k = 0; k < st->names->n; k++)
-				if ((len = text_width(st->names->v[k])) >
+				if ((len = lab_text_width(st->names->v[k])) >
 				    st->w[0])
 					st->w[0] = len;
 		}
-		if (st->w[c] < text_width(t->cells[c]))
-			st->w[c] = text_width(t->cells[c]);
+		if (st->w[c] < lab_text_width(t->cells[c]))
+			st->w[c] = lab_text_width(t->cells[c]);
 		if (c + 1 < t->ncols)
 			used += st->w[c] + 2;
 	}

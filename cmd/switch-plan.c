@@ -8,18 +8,6 @@
 #include "lab/text.h"
 #include "switch.h"
 
-/* The columns of UTF-8 text (one a character, as cmd/table.c counts). */
-static size_t
-width(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
-}
-
 /* The columns s takes on a terminal once made visible (lab/text.h). */
 static size_t
 cols(const char *s)
@@ -28,9 +16,9 @@ cols(const char *s)
 	size_t	 n;
 
 	if (!lab_visible_needed(s))
-		return width(s);
+		return lab_text_width(s);
 	v = lab_visible(s);
-	n = v != NULL ? width(v) : 0;
+	n = v != NULL ? lab_text_width(v) : 0;
 	free(v);
 	return n;
 }
@@ -48,7 +36,7 @@ put(const char *s, size_t w)
 	if (lab_visible_needed(s))
 		s = (v = lab_visible(s)) != NULL ? v : "";
 	fputs(s, stdout);
-	for (n = width(s); n < w; n++)
+	for (n = lab_text_width(s); n < w; n++)
 		putchar(' ');
 	free(v);
 }

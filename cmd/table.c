@@ -160,18 +160,6 @@ color_of(const char *w)
 	return NULL;
 }
 
-/* Display width of UTF-8 text (one column per character). */
-static size_t
-width(const char *s)
-{
-	size_t	n = 0;
-
-	for (; *s != '\0'; s++)
-		if (((unsigned char)*s & 0xc0) != 0x80)
-			n++;
-	return n;
-}
-
 /* Whether the n bytes of s are ASCII: then its width is n. */
 static int
 ascii(const char *s, size_t n)
@@ -190,7 +178,7 @@ put_cut(FILE *f, const char *s, size_t w)
 {
 	size_t	n = 0;
 
-	if (width(s) <= w || w == 0) {
+	if (lab_text_width(s) <= w || w == 0) {
 		fputs(s, f);
 		return;
 	}
@@ -404,7 +392,7 @@ print_plain(struct view *v, FILE *f, const size_t *w)
 			lab_buf_add(&b, s, len);
 			if (c + 1 == ncols)
 				break;
-			len = ascii(s, len) ? len : width(s);
+			len = ascii(s, len) ? len : lab_text_width(s);
 			for (n = len < w[c] ? w[c] - len + 2 : 2; n > 0;
 			    n -= k) {
 				k = n < sizeof(spaces) - 1 ? n :
@@ -443,7 +431,7 @@ print_view(struct view *v, FILE *f)
 		row = view_row(v, r);
 		for (c = 0; c < t->ncols; c++) {
 			s = row[c];
-			len = *s != '\0' ? width(s) : 1;
+			len = *s != '\0' ? lab_text_width(s) : 1;
 			if (len > w[c])
 				w[c] = len;
 		}
@@ -482,7 +470,7 @@ table_tty_row(const struct table *t, FILE *f, const char *const *row,
 		put_cut(f, s, w[c]);
 		if (col != NULL)
 			fputs("\033[0m", f);
-		len = width(s);
+		len = lab_text_width(s);
 		if (c + 1 == t->ncols)
 			fputc('\n', f);
 		else

@@ -47,6 +47,8 @@ char	*lab_visible(const char *s);
  * a stray continuation byte). s is NUL-terminated.
  */
 size_t	lab_utf8_len(const char *s);
+/* The columns UTF-8 text takes on a terminal: one a character. */
+size_t	lab_text_width(const char *s);
 /* Appends s with every invalid sequence replaced by U+FFFD. */
 void	lab_buf_add_utf8(struct lab_buf *, const char *s);
 /* The longest prefix of s of at most max bytes that ends on a character

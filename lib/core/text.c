@@ -263,3 +263,14 @@ lab_url_redact(const char *s)
 	lab_buf_adds(&b, p);
 	return lab_buf_steal(&b);
 }
+
+size_t
+lab_text_width(const char *s)
+{
+	size_t	n = 0;
+
+	for (; *s != '\0'; s++)
+		if (((unsigned char)*s & 0xc0) != 0x80)
+			n++;
+	return n;
+}
