@@ -5,7 +5,7 @@
 usage: layers.py SRCDIR BUILDDIR
 
 - dependencies point down: core <- inventory <- {db, ipmi, snmp, ssh,
-  plan, bench} <- report <- lib/ top level <- cmd/; layers of one rank do not
+  plan, bench, facts} <- report <- lib/ top level <- cmd/; layers of one rank do not
   use each other; no file-level cycle anywhere in liblab (from nm);
 - sqlite3.h and the db-private header only inside lib/db/; a file of
   lib/ includes no private header of a layer above its own;
@@ -24,7 +24,7 @@ import subprocess
 import sys
 
 RANK = {"core": 0, "inventory": 1, "db": 2, "ipmi": 2, "snmp": 2,
-        "ssh": 2, "plan": 2, "bench": 2, "report": 3, "": 4}
+        "ssh": 2, "plan": 2, "bench": 2, "facts": 2, "report": 3, "": 4}
 # what the compiler adds for a sanitizer build (ODR indicators), not ours
 COMPILER = ("__odr_asan", "__asan_", "__ubsan_", "__sanitizer_",
             "__sancov_")
