@@ -10,6 +10,8 @@
 #include "lab/inventory.h"
 #include "lab/str.h"
 
+struct lab_db;
+
 /*
  * What a host or switch really is (issue 20): facts read from it, stored
  * with first- and last-seen times, compared with the inventory (drift)
@@ -241,13 +243,18 @@ int	lab_known_issues_check(const struct lab_known_issues *kis,
  * name nic[i]; NULL entries when not linked).
  */
 struct lab_port_view {
-	const char	*nic;		/* the host's NIC name */
-	const char	*switch_name;
-	const char	*port;		/* "gi1/0/7" */
+	char		*nic;		/* the host's NIC name */
+	char		*switch_name;
+	char		*port;		/* "gi1/0/7" */
 	long		 speed_mbps;	/* the switch's ifHighSpeed; -1 */
-	const char	*duplex;	/* "full" | "half" | NULL */
+	char		*duplex;	/* "full" | "half" | NULL */
 	long		 max_mbps;	/* what the port can do; -1 */
 };
+
+/* The ports the last discovery linked h's NICs to (lib/db/facts-ports.c). */
+int	lab_db_port_views(struct lab_db *, const char *host,
+	    struct lab_port_view **ret, size_t *n, struct lab_err *err);
+void	lab_port_views_free(struct lab_port_view *, size_t n);
 
 int	lab_facts_drift(const struct lab_host *h,
 	    const struct lab_host_facts *f, const struct lab_port_view *ports,
@@ -274,8 +281,6 @@ void	lab_facts_json(struct lab_json *, const struct lab_host_facts *);
  * new one: so a change is a dated event. Keys not in the new set are
  * closed too (a disk removed).
  */
-struct lab_db;
-
 struct lab_fact_kv {
 	char		*key;
 	char		*value;

@@ -46,3 +46,13 @@ lab_db_fact_findings(struct lab_db *db, const char *subject,
 	*n = 0;
 	return NOT_BUILT(err);
 }
+
+int
+lab_db_port_views(struct lab_db *db, const char *host,
+    struct lab_port_view **ret, size_t *n, struct lab_err *err)
+{
+	(void)db; (void)host;
+	*ret = NULL;
+	*n = 0;
+	return NOT_BUILT(err);
+}

@@ -212,3 +212,17 @@ lab_switch_facts_release(struct lab_switch_facts *sf)
 	lab_fact_findings_release(&sf->findings);
 	memset(sf, 0, sizeof(*sf));
 }
+
+void
+lab_port_views_free(struct lab_port_view *v, size_t n)
+{
+	size_t	i;
+
+	for (i = 0; i < n; i++) {
+		free(v[i].nic);
+		free(v[i].switch_name);
+		free(v[i].port);
+		free(v[i].duplex);
+	}
+	free(v);
+}
