@@ -400,7 +400,7 @@ static const struct lab_opt apply_opts[] = {
 	  "VLAN off an uplink, a LAG member or the management port" },
 	{ "no-save", NULL, "leave the change in the running config only (the "
 	  "report flags it: a power cut loses it)" },
-	{ "max-varbinds", "N", "values per SET PDU (default 16)" },
+	{ "max-varbinds", "N", "values per SET PDU (default 64)" },
 	{ "timeout", "S", "seconds per SNMP request (default: the "
 	  "inventory's, else 1)" },
 	{ "retries", "N", "retries per request (default: the inventory's, "

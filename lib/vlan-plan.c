@@ -65,22 +65,36 @@ uplinks(const struct lab_switch *sw, const struct known *k,
 	return 0;
 }
 
-/* The ports the wants name, for the fast read; the first bridge port
- * when none (the read then still checks the agent answers dot1qPvid). */
+/* The ports the wants name, for the fast read, and what each needs read
+ * (the columns its writes may touch); the first bridge port when none
+ * (the read then still checks the agent answers dot1qPvid). */
 static unsigned long *
 wanted(const struct lab_port_wants *w, const struct lab_vlan_state *st,
-    size_t *n)
+    unsigned **need, size_t *n)
 {
 	unsigned long	*v;
 	size_t		 i;
 
-	if ((v = calloc(w->n + 1, sizeof(*v))) == NULL)
+	v = calloc(w->n + 1, sizeof(*v));
+	*need = calloc(w->n + 1, sizeof(**need));
+	if (v == NULL || *need == NULL) {
+		free(v);
+		free(*need);
+		*need = NULL;
 		return NULL;
-	for (i = 0; i < w->n; i++)
+	}
+	for (i = 0; i < w->n; i++) {
 		v[i] = w->v[i].ifindex;
+		(*need)[i] = (w->v[i].description != NULL ?
+		    LAB_VLAN_READ_ALIAS : 0) |
+		    (w->v[i].mode == LAB_PORT_MODE_ACCESS ?
+		    LAB_VLAN_READ_ACCESS : LAB_VLAN_READ_NATIVE);
+	}
 	*n = w->n;
-	if (*n == 0 && st->bridge.n > 0)
+	if (*n == 0 && st->bridge.n > 0) {
+		(*need)[*n] = LAB_VLAN_READ_ALL;
 		v[(*n)++] = st->bridge.v[0].ifindex;
+	}
 	return v;
 }
 
@@ -96,6 +110,7 @@ read_state(const struct run *run, const struct lab_switch *sw,
     struct lab_port_wants *w, int *whole, struct lab_err *err)
 {
 	unsigned long	*ifx;
+	unsigned	*need;
 	size_t		 n;
 	int		 r;
 
@@ -105,10 +120,11 @@ read_state(const struct run *run, const struct lab_switch *sw,
 		r = lab_vlan_read_vlans(s, st, err);
 		if (r == 0 && lab_vlan_wants(run->inv, sw, &k->links, st, w,
 		    err) == 0) {
-			if ((ifx = wanted(w, st, &n)) == NULL)
+			if ((ifx = wanted(w, st, &need, &n)) == NULL)
 				return lab_err_oom(err);
-			r = lab_vlan_read_ports(s, st, ifx, n, err);
+			r = lab_vlan_read_ports(s, st, ifx, need, n, err);
 			free(ifx);
+			free(need);
 			if (r == 0) {
 				*whole = 0;
 				return 0;

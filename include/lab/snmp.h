@@ -118,6 +118,11 @@ struct lab_snmp_value {
  */
 int	lab_snmp_set(struct lab_snmp *, const struct lab_snmp_value *, size_t n,
 	    size_t *failed, struct lab_err *err);
+/*
+ * 1 when the last lab_snmp_set() failed with tooBig: the agent took none
+ * of it (a SET is all or nothing), so fewer values a PDU may go through.
+ */
+int	lab_snmp_set_too_big(const struct lab_snmp *);
 /* GETs the current content of n values (oid set) into them, in one PDU
  * when it fits; type, absent and the value are overwritten. */
 int	lab_snmp_get_values(struct lab_snmp *, struct lab_snmp_value *, size_t n,

@@ -76,6 +76,9 @@ struct lab_vlan_state {
 	size_t			 list_len;	/* octets of a PortList */
 	int			 has_qbridge;	/* static table + dot1qPvid */
 	int			 has_ciscosb;	/* vlanPortModeState */
+	size_t			 nvlans_known;	/* VLANs the last discovery
+						   saw (0: unknown): sizes
+						   the fast read's walk */
 	char			*mgmt_address;	/* the address we reached */
 	struct lab_snmp_stats	 stats;		/* what the read cost */
 };
@@ -103,8 +106,8 @@ int	lab_vlan_read(struct lab_snmp *sess, struct lab_vlan_state *ret,
  * (lab_db_vlan_ports): lab_vlan_read_vlans walks the VLAN static table
  * only (names, port lists decoded through the stored map);
  * lab_vlan_read_ports then GETs, for the ports ifx only, what
- * lab_vlan_read reads of every port (PVID, ifAlias, the Cisco SB mode,
- * access and native VLAN) and checks the stored structure of each
+ * lab_vlan_read reads of every port (PVID, the Cisco SB mode; ifAlias,
+ * the access and the native VLAN where need[i] asks) and checks the stored structure of each
  * against the agent (dot1dBasePortIfIndex, ifName, its LAG). Both
  * return 1 when the structure is stale (a port list sets a bridge port
  * the map lacks, a port moved, renamed or (un)bundled): the caller then
@@ -112,8 +115,17 @@ int	lab_vlan_read(struct lab_snmp *sess, struct lab_vlan_state *ret,
  */
 int	lab_vlan_read_vlans(struct lab_snmp *, struct lab_vlan_state *st,
 	    struct lab_err *err);
+/* What a port's read needs besides the checks, the PVID and the mode. */
+enum {
+	LAB_VLAN_READ_ALIAS = 1,	/* a description is wanted */
+	LAB_VLAN_READ_ACCESS = 2,	/* Cisco SB access VLAN */
+	LAB_VLAN_READ_NATIVE = 4,	/* Cisco SB trunk native VLAN */
+	LAB_VLAN_READ_ALL = 7,
+};
+/* need[i] for ifx[i] (NULL: all of it). */
 int	lab_vlan_read_ports(struct lab_snmp *, struct lab_vlan_state *st,
-	    const unsigned long *ifx, size_t n, struct lab_err *err);
+	    const unsigned long *ifx, const unsigned *need, size_t n,
+	    struct lab_err *err);
 
 /* PortList helpers: octet i bit 7 is bridge port 8i+1 (MSB first). */
 int	lab_portlist_has(const unsigned char *list, size_t len,
@@ -286,6 +298,9 @@ struct lab_vlan_write {
 struct lab_vlan_writes {
 	struct lab_vlan_write	*v;		/* in phase order */
 	size_t			 n;
+	int			 before_known;	/* every before is filled
+						   from the plan's read:
+						   lab_vlan_exec reads none */
 };
 
 void	lab_vlan_writes_release(struct lab_vlan_writes *);
@@ -299,8 +314,10 @@ int	lab_vlan_encode(const struct lab_switch_plan *,
 	    struct lab_err *err);
 
 /*
- * Sends w phase by phase, up to max_varbinds a SET PDU (0: 16) and
- * under 1400 bytes; first reads every value's before; after each phase
+ * Sends w phase by phase, up to max_varbinds a SET PDU (0: 64) and
+ * under 1300 octets of varbinds, halved for the session when the agent
+ * says tooBig; first reads every value's before (unless
+ * w->before_known: the plan read them moments ago); after each phase
  * reads the values back and compares. On a failure puts back every done
  * value (newest first) and returns -1 with err naming what failed; the
  * states say what is left changed.

@@ -18,6 +18,7 @@ struct lab_snmp {
 	int			 retries;
 	int			 past_deadline;	/* the last call ran out */
 	size_t			 get_max;	/* varbinds a GET; 0: 64 */
+	int			 set_too_big;	/* the last SET: tooBig */
 };
 
 int	lab_snmp_exchange_raw(struct lab_snmp *, netsnmp_pdu *,

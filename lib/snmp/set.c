@@ -122,6 +122,7 @@ lab_snmp_set(struct lab_snmp *s, const struct lab_snmp_value *v, size_t n,
 	size_t			 i;
 
 	*failed = n;
+	s->set_too_big = 0;
 	if (n == 0)
 		return 0;
 	if ((pdu = snmp_pdu_create(SNMP_MSG_SET)) == NULL)
@@ -138,6 +139,7 @@ lab_snmp_set(struct lab_snmp *s, const struct lab_snmp_value *v, size_t n,
 	if (lab_snmp_exchange_raw(s, pdu, "set", &resp, err) == -1)
 		return -1;
 	if (resp->errstat != SNMP_ERR_NOERROR) {
+		s->set_too_big = resp->errstat == SNMP_ERR_TOOBIG;
 		i = resp->errindex >= 1 && (size_t)resp->errindex <= n ?
 		    (size_t)resp->errindex - 1 : n;
 		*failed = i;
@@ -231,4 +233,10 @@ lab_snmp_value_eq(const struct lab_snmp_value *a, const struct lab_snmp_value *b
 	if (a->type == LAB_SNMP_INTEGER)
 		return a->i == b->i;
 	return a->u == b->u;
+}
+
+int
+lab_snmp_set_too_big(const struct lab_snmp *s)
+{
+	return s->set_too_big;
 }

@@ -337,6 +337,119 @@ port_writes(const struct lab_port_target *t, const struct lab_vlan_state *st,
 	}
 }
 
+/* The state's VLAN id, or NULL when the switch has none. */
+static const struct lab_snmp_vlan *
+state_vlan(const struct lab_vlan_state *st, unsigned long id)
+{
+	size_t	i;
+
+	for (i = 0; i < st->vlans.n; i++)
+		if (st->vlans.v[i].id == id)
+			return &st->vlans.v[i];
+	return NULL;
+}
+
+static int
+col_is(const struct lab_snmp_value *v, const unsigned long *col, size_t n)
+{
+	return v->oid.len == n + 1 &&
+	    memcmp(v->oid.v, col, n * sizeof(col[0])) == 0;
+}
+
+static void
+before_str(struct lab_snmp_value *b, const void *s, size_t len)
+{
+	if (len > sizeof(b->str))
+		len = sizeof(b->str);
+	b->type = LAB_SNMP_OCTETS;
+	memcpy(b->str, s, len);
+	b->len = len;
+}
+
+static int
+before_int(struct lab_snmp_value *b, int64_t v)
+{
+	b->type = LAB_SNMP_INTEGER;
+	b->i = v;
+	return 1;
+}
+
+/*
+ * x's value before the change, as the plan's read saw it moments ago:
+ * 1 when the state tells it, 0 when it does not (the caller then reads
+ * every value from the agent, as before).
+ */
+static int
+known_before(struct lab_vlan_write *x, const struct lab_vlan_state *st,
+    const struct vl *v, size_t nv)
+{
+	struct lab_snmp_value		*b = &x->before;
+	unsigned long			 ix = x->to.oid.v[x->to.oid.len - 1];
+	const struct lab_snmp_vlan	*sv = state_vlan(st, ix);
+	const struct lab_vlan_port	*vp = lab_vlan_state_port(st, ix);
+	size_t				 j;
+
+	if (col_is(b, COL(oid_row))) {
+		if (sv == NULL)
+			b->absent = 1;
+		else
+			before_int(b, LAB_ROW_ACTIVE);
+		return 1;
+	}
+	if (col_is(b, COL(oid_name)) || col_is(b, COL(oid_egress)) ||
+	    col_is(b, COL(oid_untagged))) {
+		if (sv == NULL) {
+			b->absent = 1;
+			return 1;
+		}
+		if (col_is(b, COL(oid_name))) {
+			before_str(b, sv->name, strlen(sv->name));
+			return 1;
+		}
+		for (j = 0; j < nv && v[j].id != ix; j++)
+			continue;
+		if (j == nv || v[j].mangled)
+			return 0;
+		before_str(b, col_is(b, COL(oid_egress)) ? v[j].eg[0] :
+		    v[j].un[0], st->list_len);
+		return 1;
+	}
+	if (col_is(b, COL(oid_pvid))) {
+		for (j = 0; j < st->nports; j++)
+			if (st->ports[j].bridge_port == ix &&
+			    st->ports[j].pvid != 0) {
+				b->type = LAB_SNMP_GAUGE32;
+				b->u = st->ports[j].pvid;
+				return 1;
+			}
+		return 0;
+	}
+	if (vp == NULL)
+		return 0;
+	if (col_is(b, COL(oid_mode)))
+		switch (vp->mode) {
+		case LAB_PORT_MODE_GENERAL:
+			return before_int(b, LAB_SB_MODE_GENERAL);
+		case LAB_PORT_MODE_ACCESS:
+			return before_int(b, LAB_SB_MODE_ACCESS);
+		case LAB_PORT_MODE_TRUNK:
+			return before_int(b, LAB_SB_MODE_TRUNK);
+		default:
+			return 0;
+		}
+	if (col_is(b, COL(oid_access)))
+		return vp->access_vlan != 0 &&
+		    before_int(b, (int64_t)vp->access_vlan);
+	if (col_is(b, COL(oid_native)))
+		return vp->trunk_native != 0 &&
+		    before_int(b, (int64_t)vp->trunk_native);
+	if (col_is(b, COL(oid_alias)) && vp->alias != NULL) {
+		before_str(b, vp->alias, strlen(vp->alias));
+		return 1;
+	}
+	return 0;
+}
+
 static int
 encode(const struct lab_switch_plan *p, const struct lab_vlan_state *st,
     const struct vl *v, size_t nv, struct lab_vlan_writes *w,
@@ -402,7 +515,7 @@ lab_vlan_encode(const struct lab_switch_plan *p, const struct lab_vlan_state *st
     struct lab_vlan_writes *ret, struct lab_err *err)
 {
 	struct vl	*v = NULL;
-	size_t		 nv = 0;
+	size_t		 nv = 0, i;
 
 	memset(ret, 0, sizeof(*ret));
 	if (st->list_len == 0 || st->list_len > LAB_MIB_MAX_PORTLIST)
@@ -416,6 +529,17 @@ lab_vlan_encode(const struct lab_switch_plan *p, const struct lab_vlan_state *st
 		lab_vlan_writes_release(ret);
 		return -1;
 	}
+	ret->before_known = 1;
+	for (i = 0; i < ret->n; i++)
+		if (!known_before(&ret->v[i], st, v, nv)) {
+			ret->before_known = 0;
+			break;
+		}
+	if (!ret->before_known)
+		for (i = 0; i < ret->n; i++) {
+			memset(&ret->v[i].before, 0, sizeof(ret->v[i].before));
+			ret->v[i].before.oid = ret->v[i].to.oid;
+		}
 	free(v);
 	return 0;
 }

@@ -6,7 +6,11 @@
 #include "lab/vlan.h"
 #include "vlan-oids.h"
 
-#define MAX_PDU_BYTES	1400
+/*
+ * A SET's varbinds stay under this (the message around them, community
+ * and request id, is under 100 octets more): one Ethernet frame.
+ */
+#define MAX_PDU_BYTES	1300
 
 static const unsigned long oid_row[] = { LAB_OID_DOT1Q_STATIC_ROWSTATUS };
 static const unsigned long oid_static[] = { 1, 3, 6, 1, 2, 1, 17, 7, 1, 4, 3 };
@@ -37,10 +41,27 @@ read_ok(const struct lab_vlan_write *x, const struct lab_snmp_value *got)
 	return lab_snmp_value_eq(&x->to, got);
 }
 
+/* The octets of a BER length field for len octets of content. */
+static size_t
+ber_len(size_t len)
+{
+	return len < 128 ? 1 : len < 256 ? 2 : 3;
+}
+
+/* The octets one varbind takes in a PDU, as BER encodes it. */
 static size_t
 value_bytes(const struct lab_snmp_value *v)
 {
-	return v->oid.len * 2 + 8 + (v->type == LAB_SNMP_OCTETS ? v->len : 6);
+	size_t		oid = 1, val, i;
+	unsigned long	x;
+
+	for (i = 2; i < v->oid.len; i++)
+		for (oid++, x = v->oid.v[i]; x >= 128; x >>= 7)
+			oid++;
+	val = v->type == LAB_SNMP_OCTETS ? v->len : 5;
+	oid += 1 + ber_len(oid);
+	val += 1 + ber_len(val);
+	return 1 + ber_len(oid + val) + oid + val;
 }
 
 /* How many of v[i..n) of one phase go in the next PDU. */
@@ -143,7 +164,7 @@ restore(struct lab_snmp *s, struct lab_vlan_writes *w)
 /* Sends one phase w->v[i..end) and reads it back. */
 static int
 phase(struct lab_snmp *s, struct lab_vlan_writes *w, size_t i, size_t end,
-    size_t max, struct lab_snmp_value *tmp, struct lab_err *err)
+    size_t *max, struct lab_snmp_value *tmp, struct lab_err *err)
 {
 	size_t	k, m, failed, j;
 	struct lab_err e;
@@ -151,11 +172,18 @@ phase(struct lab_snmp *s, struct lab_vlan_writes *w, size_t i, size_t end,
 	for (k = i; k < end; k += m) {
 		struct lab_snmp_value vals[64];
 
-		m = chunk(w, k, end, max);
+		m = chunk(w, k, end, *max);
 		for (j = 0; j < m; j++)
 			vals[j] = w->v[k + j].to;
 		lab_err_init(&e);
-		if (lab_snmp_set(s, vals, m, &failed, &e) == -1) {
+		if (lab_snmp_set(s, vals, m, &failed, &e) == -1 &&
+		    lab_snmp_set_too_big(s) && m > 1) {
+			/* nothing was taken: fewer a PDU, from here on */
+			*max = m / 2;
+			m = 0;
+			continue;
+		}
+		if (e.code != LAB_EXIT_OK) {
 			j = failed < m ? failed : 0;
 			mark_failed(&w->v[k + j], &e);
 			lab_err_prefix(&e, "%s", w->v[k + j].what);
@@ -192,27 +220,28 @@ lab_vlan_exec(struct lab_snmp *s, struct lab_vlan_writes *w, int max_varbinds,
 	size_t			 max, i, end, k;
 	int			 r;
 
-	max = max_varbinds > 0 ? (size_t)max_varbinds : 16;
+	max = max_varbinds > 0 ? (size_t)max_varbinds : 64;
 	if (max > 64)
 		max = 64;
 	if (w->n == 0)
 		return 0;
 	if ((tmp = calloc(w->n, sizeof(*tmp))) == NULL)
 		return lab_err_oom(err);
-	if (read_values(s, w, 0, w->n, tmp, err) == -1) {
+	if (!w->before_known && read_values(s, w, 0, w->n, tmp, err) == -1) {
 		free(tmp);
 		lab_err_prefix(err, "reading the values before");
 		return -1;
 	}
 	for (i = 0; i < w->n; i++) {
-		w->v[i].before = tmp[i];
+		if (!w->before_known)
+			w->v[i].before = tmp[i];
 		w->v[i].state = LAB_WRITE_PENDING;
 		lab_err_init(&w->v[i].err);
 	}
 	for (i = 0; i < w->n; i = end) {
 		for (end = i; end < w->n && w->v[end].phase == w->v[i].phase;)
 			end++;
-		r = phase(s, w, i, end, max, tmp, err);
+		r = phase(s, w, i, end, &max, tmp, err);
 		if (r == 0)
 			continue;
 		if (r > 0) {

@@ -32,9 +32,6 @@ static const struct lab_oid port_cols[] = {
 enum { P_PVID, P_BRIDGE, P_NAME, P_ALIAS, P_AGG, P_MODE, P_ACCESS, P_NATIVE,
 	P_N };
 
-/* Values in one call (lab_snmp_get_values sends up to 64 a PDU). */
-#define PER_GET	((size_t)8 * P_N)
-
 static int
 is_col(const struct lab_varbind *vb, const struct lab_oid *o)
 {
@@ -69,7 +66,7 @@ lab_vlan_read_vlans(struct lab_snmp *s, struct lab_vlan_state *st,
 	struct lab_varbind_list	 l;
 	unsigned char		*known;
 	size_t			 i, nknown = 65536;
-	int			 rc = -1, stale = 0;
+	int			 rc = -1, stale = 0, reps;
 
 	memset(&l, 0, sizeof(l));
 	if ((known = calloc(nknown, 1)) == NULL)
@@ -77,7 +74,15 @@ lab_vlan_read_vlans(struct lab_snmp *s, struct lab_vlan_state *st,
 	for (i = 0; i < st->bridge.n; i++)
 		if (st->bridge.v[i].port < nknown)
 			known[st->bridge.v[i].port] = 1;
-	if (lab_snmp_walk(s, vlan_cols, 3, 48, &l, err) == -1)
+	/*
+	 * One GETBULK sized to the VLANs the last discovery saw, and one
+	 * row more to see the end of each column: each row past it costs
+	 * the agent three values (two of them whole port lists). More
+	 * VLANs than that: the walk goes on as usual.
+	 */
+	reps = st->nvlans_known > 0 && st->nvlans_known < 15 ?
+	    3 * ((int)st->nvlans_known + 1) : 48;
+	if (lab_snmp_walk(s, vlan_cols, 3, reps, &l, err) == -1)
 		goto out;
 	st->list_len = 0;
 	for (i = 0; i < l.n; i++) {
@@ -200,19 +205,24 @@ cmp_pvid(const void *a, const void *b)
 
 int
 lab_vlan_read_ports(struct lab_snmp *s, struct lab_vlan_state *st,
-    const unsigned long *ifx, size_t n, struct lab_err *err)
+    const unsigned long *ifx, const unsigned *need, size_t n,
+    struct lab_err *err)
 {
 	struct lab_vlan_port	**ports;
-	struct lab_snmp_value	 *v;
-	size_t			  i, k, m, np = 0;
+	struct lab_snmp_value	 *v, *q;
+	unsigned		 *want;
+	size_t			  i, k, c, nq, np = 0;
 	int			  r = -1;
 
 	free(st->vlans.pvid);
 	st->vlans.npvid = 0;
 	st->vlans.pvid = calloc(n + 1, sizeof(*st->vlans.pvid));
 	ports = calloc(n + 1, sizeof(*ports));
-	v = calloc(PER_GET, sizeof(*v));
-	if (st->vlans.pvid == NULL || ports == NULL || v == NULL) {
+	want = calloc(n + 1, sizeof(*want));
+	v = calloc((n + 1) * P_N, sizeof(*v));
+	q = calloc((n + 1) * P_N, sizeof(*q));
+	if (st->vlans.pvid == NULL || ports == NULL || want == NULL ||
+	    v == NULL || q == NULL) {
 		r = lab_err_oom(err);
 		goto out;
 	}
@@ -222,27 +232,49 @@ lab_vlan_read_ports(struct lab_snmp *s, struct lab_vlan_state *st,
 		    lab_vlan_state_port(st, ifx[i]);
 
 		for (k = 0; p != NULL && k < np; k++)
-			if (ports[k] == p)
+			if (ports[k] == p) {
+				want[k] |= need ? need[i] : LAB_VLAN_READ_ALL;
 				p = NULL;
-		if (p != NULL)
-			ports[np++] = p;
+			}
+		if (p == NULL)
+			continue;
+		want[np] = need ? need[i] : LAB_VLAN_READ_ALL;
+		ports[np++] = p;
 	}
-	for (i = 0; i < np; i += m) {
-		m = np - i < PER_GET / P_N ? np - i : PER_GET / P_N;
-		for (k = 0; k < m; k++)
-			ask(&v[k * P_N], ports[i + k]);
-		if (lab_snmp_get_values(s, v, m * P_N, err) == -1)
+	/*
+	 * Every column a port needs, in as few GETs as the agent takes:
+	 * the checks and the PVID always; ifAlias, the access and the
+	 * native VLAN only where the plan may write them.
+	 */
+	for (i = nq = 0; i < np; i++) {
+		ask(&v[i * P_N], ports[i]);
+		for (c = 0; c < P_N; c++) {
+			if ((c == P_ALIAS && !(want[i] & LAB_VLAN_READ_ALIAS)) ||
+			    (c == P_ACCESS && !(want[i] & LAB_VLAN_READ_ACCESS)) ||
+			    (c == P_NATIVE && !(want[i] & LAB_VLAN_READ_NATIVE))) {
+				v[i * P_N + c].absent = 1;
+				continue;
+			}
+			q[nq++] = v[i * P_N + c];
+		}
+	}
+	if (nq > 0 && lab_snmp_get_values(s, q, nq, err) == -1)
+		goto out;
+	for (i = k = 0; i < np; i++)
+		for (c = 0; c < P_N; c++)
+			if (!v[i * P_N + c].absent)
+				v[i * P_N + c] = q[k++];
+	for (i = 0; i < np; i++)
+		if ((r = take(st, ports[i], &v[i * P_N], err)) != 0)
 			goto out;
-		for (k = 0; k < m; k++)
-			if ((r = take(st, ports[i + k], &v[k * P_N], err)) != 0)
-				goto out;
-	}
 	qsort(st->vlans.pvid, st->vlans.npvid, sizeof(*st->vlans.pvid),
 	    cmp_pvid);
 	lab_snmp_get_stats(s, &st->stats);
 	r = 0;
 out:
 	free(ports);
+	free(want);
 	free(v);
+	free(q);
 	return r;
 }

@@ -119,7 +119,8 @@ main(int argc, char **argv)
 		w.n = k;
 	}
 	lab_snmp_get_stats(s, &s0);
-	if (lab_vlan_exec(s, &w, 0, &err) == -1) {
+	if (lab_vlan_exec(s, &w, argc > 4 ? (int)strtol(argv[4], NULL, 10) :
+	    0, &err) == -1) {
 		fprintf(stderr, "vlan-exec-probe: %s\n", err.msg);
 		rc = (int)err.code;
 	}

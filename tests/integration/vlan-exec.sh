@@ -3,7 +3,7 @@
 # lab_vlan_encode and lab_vlan_exec (issue 19) against the writable rig
 # (vlan-rig.sh, on 127.0.102.1): a plan that creates VLAN 20, moves
 # gi1/0/6..8 there and renames VLAN 3, as snmpget then shows it; 24
-# PVIDs at 16 a PDU; a read-only dot1qPvid half way leaves the old
+# PVIDs at 16 a PDU and at the default (one PDU); a read-only dot1qPvid half way leaves the old
 # values (snmpget) and the writes say what was put back.
 # sh vlan-exec.sh PROBE SRCDIR FIXTURES
 set -eu
@@ -62,13 +62,21 @@ assert a[0] & 0xf8 == b[0] & 0xf8 and a[1:] == b[1:]
 " || fail "VLAN 1 untagged: $old_un1 -> $un1"
 ok; echo "ok $n: move: $(grep -c '^write' "$T/move.out") writes, $(grep '^sets' "$T/move.out")"
 
-# --- 24 PVIDs at 16 a PDU
+# --- 24 PVIDs at 16 a PDU (--max-varbinds 16)
 vlan_rig_seed
-rw pvids >"$T/pvids.out" 2>"$T/pvids.err" || { cat "$T/pvids.err" >&2; fail "pvids"; }
+rw pvids 16 >"$T/pvids.out" 2>"$T/pvids.err" || { cat "$T/pvids.err" >&2; fail "pvids"; }
 [ "$(grep -c '^write done .* pvid$' "$T/pvids.out")" = 24 ] || fail "24 pvids: $(cat "$T/pvids.out")"
 has pvids.out '^sets 2 varbinds 24$'
 sget $PVID.24 | grep -q ": 3$" || fail "PVID of 24"
 ok; echo "ok $n: pvids: $(grep '^sets' "$T/pvids.out")"
+
+# --- 24 PVIDs by default: one SET PDU (under 1300 octets of varbinds)
+vlan_rig_seed
+rw pvids >"$T/pvids64.out" 2>"$T/pvids64.err" || { cat "$T/pvids64.err" >&2; fail "pvids 64"; }
+[ "$(grep -c '^write done .* pvid$' "$T/pvids64.out")" = 24 ] || fail "24 pvids: $(cat "$T/pvids64.out")"
+has pvids64.out '^sets 1 varbinds 24$'
+sget $PVID.24 | grep -q ": 3$" || fail "PVID of 24"
+ok; echo "ok $n: pvids by default: $(grep '^sets' "$T/pvids64.out")"
 
 # --- a failure half way: gi1/0/7's PVID read-only
 vlan_rig_seed
@@ -94,7 +102,7 @@ pv() { for p in $(seq 1 24); do echo "$p $(val $PVID.$p)"; done; }
 pbefore=$(pv)
 vlan_rig_readonly $PVID.20
 rc=0
-rw pvids >"$T/pfail.out" 2>"$T/pfail.err" || rc=$?
+rw pvids 16 >"$T/pfail.out" 2>"$T/pfail.err" || rc=$?
 [ $rc -ne 0 ] || fail "the failed pvids exited 0"
 has pfail.err 'gi1/0/20 pvid: switch .*notWritable'
 [ "$(grep -c '^write restored ' "$T/pfail.out")" = 16 ] ||
