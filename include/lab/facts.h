@@ -168,6 +168,13 @@ int	lab_facts_parse_ip_addr(struct lab_host_facts *f, const char *json,
 /* The sections of templates/facts.sh: "== NAME ==" lines, then text. */
 int	lab_facts_parse_script(struct lab_host_facts *f, const char *out,
 	    struct lab_err *err);
+/*
+ * Drops the disks the parsers keep but lab facts shows only when h (may
+ * be NULL) declares them as a disk's device (/dev/NAME or its by-id
+ * path): loop, ram, zram and nbd devices.
+ */
+void	lab_facts_keep_disks(struct lab_host_facts *f,
+	    const struct lab_host *h);
 
 /*
  * A known issue (inventory/known-issues.yaml, lib/inventory/
@@ -354,6 +361,8 @@ struct lab_facts_opts {
 	size_t				 fanout;
 	int				 timeout_ms;
 	int				 accept_new_hostkey;
+	int				 no_record;	/* --no-record:
+						   nothing stored */
 };
 int	lab_facts_run(const struct lab_facts_opts *, const struct lab_host **hosts,
 	    size_t n, struct lab_host_facts *res, struct lab_err *err);
