@@ -3,11 +3,13 @@
 
 #include "lab/facts.h"
 #include "lab/json.h"
+#include "lab/render.h"
 
 /*
  * The --json object of one host's facts (issue 20's contract): host, ok,
  * error, disks, nics, addresses, dmi, bmc, network_manager, findings;
- * besides them kernel, seen_at and notes. Unknown numbers are null.
+ * besides them skipped (always false: a fan-out row), kernel, seen_at (ISO
+ * 8601 UTC) and notes. Unknown numbers are null.
  */
 
 static void
@@ -131,8 +133,11 @@ lab_facts_json(struct lab_json *j, const struct lab_host_facts *f)
 	lab_json_kstr(j, "host", f->host);
 	lab_json_key(j, "ok");
 	lab_json_bool(j, f->ok);
+	/* a fan-out row (lab(1), JSON): no host is skipped by lab facts */
+	lab_json_key(j, "skipped");
+	lab_json_bool(j, 0);
 	lab_json_kstr(j, "error", f->error);
-	num(j, "seen_at", f->seen_at > 0 ? f->seen_at : -1);
+	lab_json_ktime(j, "seen_at", f->seen_at);
 	lab_json_kstr(j, "kernel", f->kernel);
 	disks(j, f);
 	nics(j, f);
