@@ -1,7 +1,7 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
 # lab facts (issue 20) of this machine, behind a private sshd on
-# 127.0.120.1:2222 (and one on 127.0.120.2:2222 whose commands run with a
+# 127.0.122.1:2222 (and one on 127.0.122.2:2222 whose commands run with a
 # PATH that has no smartctl). Checks:
 #  1. --json agrees with what the test reads itself: every whole disk of
 #     lsblk -J -O -b (not loop, ram, zram, nbd) with its size and serial,
@@ -19,8 +19,8 @@ set -u
 LAB=$1
 SRC=$2
 NAME=facts
-ADDR=127.0.120.1
-ADDR2=127.0.120.2
+ADDR=127.0.122.1
+ADDR2=127.0.122.2
 PORT=2222
 . "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/sshd.sh"
