@@ -26,6 +26,7 @@ struct facts {
 	struct lab_host_facts	 *res;
 	size_t			  n;
 	struct lab_creds	 *creds;
+	struct lab_known_issues	  known;
 };
 
 static void
@@ -39,6 +40,7 @@ facts_release(struct facts *f)
 	free(f->hosts);
 	lab_strv_release(&f->names);
 	lab_creds_free(f->creds);
+	lab_known_issues_release(&f->known);
 	lab_inventory_free(f->inv);
 }
 
@@ -298,6 +300,7 @@ facts_run(struct lab_call *call, struct lab_err *err)
 	int			 rc = -1, yaml = cmd_opt(call, "yaml") != NULL;
 
 	memset(&f, 0, sizeof(f));
+	lab_known_issues_init(&f.known);
 	memset(&o, 0, sizeof(o));
 	lab_ctx_init(&ctx);
 	o.ctx = &ctx;
@@ -325,7 +328,10 @@ facts_run(struct lab_call *call, struct lab_err *err)
 	o.db = call->db;
 	o.inv = f.inv;
 	o.creds = f.creds;
-	o.known = NULL;
+	/* the shipped known issues and the inventory's own */
+	if (lab_known_issues_effective(call->db, &f.known, err) == -1)
+		goto out;
+	o.known = &f.known;
 	if (lab_facts_run(&o, f.hosts, f.n, f.res, err) == -1)
 		goto out;
 	if (call->json)

@@ -1,12 +1,14 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-3.0-or-later
-"""facts.sh's comparisons. Usage: facts-check.py DIR [yaml]
+"""facts.sh's comparisons. Usage: facts-check.py DIR [yaml | bmc]
 
 Without yaml: DIR/json.out (lab facts self --json) against what the test
 read itself: DIR/lsblk.json (lsblk -J -O -b), /sys/class/net, DIR/ip.json
 (ip -j addr), DIR/uname (uname -r). With yaml: the NICs of a fresh
 database that imported the --yaml output (DIR/fnics.out, lab ls nics
---json) hold every physical NIC of the facts.
+--json) hold every physical NIC of the facts. With bmc: DIR/bmc.out
+(lab facts rac nocred --json) has rac's BMC read (ipmi_sim, firmware
+1.20) with the known issue of the RAC's firmware, nocred's BMC not.
 """
 import json
 import os
@@ -108,8 +110,39 @@ def facts(t):
     return out[0]
 
 
+def check_bmc(t):
+    with open(os.path.join(t, "bmc.out")) as f:
+        hosts = {h["host"]: h for h in json.load(f)}
+    rac, nocred = hosts["rac"], hosts["nocred"]
+    b = rac["bmc"]
+    bad = []
+    if rac["ok"] is not True:
+        bad.append("rac: %s" % rac["error"])
+    if b["ok"] is not True or b["error"] is not None:
+        bad.append("rac: bmc %r" % b)
+    if b["firmware"] != "1.20" or b["manufacturer_id"] != 11 or \
+            b["manufacturer"] != "Hewlett-Packard":
+        bad.append("rac: bmc %r" % b)
+    ki = [f for f in rac["findings"] if f["kind"] == "known-issue"]
+    if len(ki) != 1 or "1.30" not in ki[0]["message"] or \
+            ki[0]["subject"] != "rac BMC":
+        bad.append("rac: known issues %r" % rac["findings"])
+    n = nocred["bmc"]
+    if nocred["ok"] is not True or n["ok"] is not False or n["error"] != \
+            "credential 'nosuch' is not in the credentials file":
+        bad.append("nocred: %r" % nocred)
+    if [f for f in nocred["findings"] if f["kind"] == "known-issue"]:
+        bad.append("nocred: a known issue %r" % nocred["findings"])
+    if bad:
+        sys.exit("\n".join(bad))
+    print("bmc: firmware %s, %s" % (b["firmware"], ki[0]["message"]))
+
+
 def main():
     t = sys.argv[1]
+    if sys.argv[2:] == ["bmc"]:
+        check_bmc(t)
+        return
     h = facts(t)
     bad = []
     if len(sys.argv) > 2:

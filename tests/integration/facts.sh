@@ -14,6 +14,12 @@
 #     host read;
 #  5. a target without smartctl gives the note naming smartmontools, and
 #     is read all the same (exit 0);
+#  6. the BMC part against ipmi_sim on 127.0.123.1 (RAC firmware 1.20,
+#     HP's IANA number): bmc.ok, its firmware and manufacturer, and the
+#     shipped known issue of the RAC's firmware before 1.30 as a finding;
+#     a BMC whose credential is missing is bmc.error, the host still ok;
+#  7. the facts recorded: the keys of the first run of 1 in the database
+#     (a NIC's MAC, the BMC's firmware); --no-record stores nothing.
 # Usage: facts.sh LAB SRCDIR
 set -u
 LAB=$1
@@ -24,7 +30,10 @@ ADDR2=127.0.122.2
 PORT=2222
 . "$SRC/tests/integration/harness.sh"
 . "$SRC/tests/integration/sshd.sh"
+. "$SRC/tests/integration/bmc.sh"
+BMC_NET=127.0.123
 sshd_require
+bmc_require
 for c in python3 lsblk ip; do
 	command -v $c >/dev/null 2>&1 && continue
 	echo "$NAME: no $c (python3, util-linux, iproute2)" >&2
@@ -34,7 +43,7 @@ done
 T=$(mktemp -d /tmp/lab-facts.XXXXXX) || exit 1
 . "$SRC/tests/integration/check.sh"
 # shellcheck disable=SC2016 # the cleanup is eval'd at exit
-harness_trap 'stop_sshd; [ -n "${KEEP:-}" ] || rm -rf "$T"'
+harness_trap 'stop_sshd; bmc_stop "$T/bmc"; [ -n "${KEEP:-}" ] || rm -rf "$T"'
 
 # the second server's commands see every tool of /usr/sbin but smartctl
 mkdir -p "$T/sbin" || fail "mkdir"
@@ -61,7 +70,23 @@ hosts:
           identity: $(cat "$T/h/user_key"), known_hosts: $T/h2/known_hosts}
   - name: nossh
     model: generic-server
+  - name: rac
+    model: hp-microserver-n40l
+    ssh: {address: $ADDR, port: $PORT, user: root,
+          identity: $(cat "$T/h/user_key"), known_hosts: $T/h/known_hosts}
+    bmc: {type: rac, address: $(bmc_addr 1), credential: sim,
+          workarounds: [opensesspriv]}
+  - name: nocred
+    model: generic-server
+    ssh: {address: $ADDR, port: $PORT, user: root,
+          identity: $(cat "$T/h/user_key"), known_hosts: $T/h/known_hosts}
+    bmc: {type: ipmi, address: $(bmc_addr 1), credential: nosuch}
 EOF
+printf 'sim: {username: admin, password: password}\n' >"$T/credentials.yaml"
+chmod 600 "$T/credentials.yaml"
+export LAB_CREDENTIALS="$T/credentials.yaml"
+export BMC_FW_1="1 0x20" BMC_MFR_1="0x0b 0x1234"
+bmc_start "$T/bmc" 1 || fail "bmc_start"
 export LAB_DB="$T/lab.db"
 run init init
 run import import "$T/lab.yaml"
@@ -117,6 +142,37 @@ run nosmart facts nosmart --json --no-record
 [ "$(rc nosmart)" = 0 ] || { cat "$T/nosmart.err" >&2; fail "nosmart: exit $(rc nosmart)"; }
 has nosmart.out "smartctl not found on the target (no disk firmware): apt-get install smartmontools"
 has nosmart.out '"ok": true'
+ok
+
+# 6. the BMC: Get Device ID, the shipped known issue; a missing credential
+run bmc facts rac nocred --json --no-record
+[ "$(rc bmc)" = 0 ] || { cat "$T/bmc.err" >&2; fail "bmc: exit $(rc bmc)"; }
+python3 "$SRC/tests/integration/facts-check.py" "$T" bmc ||
+    fail "the BMC part"
+run bmctext facts rac --no-record
+has bmctext.out "^BMC: firmware 1.20, IPMI 2.0, Hewlett-Packard"
+has bmctext.out "^warning known-issue rac BMC: "
+ok
+
+# 7. recorded: "self" was stored by the run of 1, rac now
+command -v sqlite3 >/dev/null 2>&1 ||
+    { echo "$NAME: no sqlite3 (package sqlite3)" >&2; exit 1; }
+run rec facts rac
+[ "$(rc rec)" = 0 ] || { cat "$T/rec.err" >&2; fail "rec: exit $(rc rec)"; }
+q() { sqlite3 "$T/lab.db" "$1"; }
+[ "$(q "SELECT count(*) FROM facts WHERE subject = 'self'")" -gt 0 ] ||
+    fail "no fact of self stored"
+[ "$(q "SELECT count(*) FROM facts WHERE subject = 'nosmart'")" = 0 ] ||
+    fail "--no-record stored facts"
+[ "$(q "SELECT value FROM facts WHERE subject = 'rac' AND
+    key = 'bmc.firmware' AND closed_at IS NULL")" = 1.20 ] ||
+    fail "the BMC's firmware is not stored"
+for f in /sys/class/net/*; do
+	[ -e "$f/device" ] || continue
+	[ "$(q "SELECT value FROM facts WHERE subject = 'self' AND
+	    key = 'nic.${f##*/}.mac' AND closed_at IS NULL")" = \
+	    "$(cat "$f/address")" ] || fail "nic.${f##*/}.mac not stored"
+done
 ok
 
 echo "$NAME: $n groups of checks passed"
