@@ -7,7 +7,7 @@
 #include "lab/facts.h"
 
 /*
- * What the parsers of lib/facts/ share (parse.c): json-c reading, notes,
+ * What the parsers of lib/facts/ share (util.c): json-c reading, notes,
  * peer strings made tidy.
  */
 

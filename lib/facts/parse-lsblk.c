@@ -129,6 +129,7 @@ lab_facts_parse_byid(struct lab_host_facts *f, const char *body,
 				continue;
 			/* the same rank: the first in sort order */
 			if (r < best[i] || (r == best[i] &&
+			    f->disks[i].path != NULL &&
 			    strcmp(link, f->disks[i].path +
 			    strlen("/dev/disk/by-id/")) < 0)) {
 				char *s = lab_asprintf("/dev/disk/by-id/%s",

@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <ctype.h>
 #include <inttypes.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -38,9 +39,12 @@ static void
 comment(struct lab_buf *b, const char *s)
 {
 	for (; *s != '\0'; s++) {
-		unsigned char c = (unsigned char)*s;
+		unsigned char	c = (unsigned char)*s;
 
-		lab_buf_addc(b, c >= 0x20 && c < 0x7f ? (char)c : '?');
+		if (c >= 0x20 && c < 0x7f)
+			lab_buf_addc(b, *s);
+		else
+			lab_buf_addc(b, '?');
 	}
 }
 
@@ -64,9 +68,10 @@ disk(struct lab_buf *b, const struct lab_fact_disk *d, size_t slot)
 	if (d->path != NULL)
 		quoted(b, d->path);
 	else {
-		lab_buf_adds(b, "\"/dev/");
-		lab_buf_adds(b, d->name);
-		lab_buf_addc(b, '"');
+		char	dev[300];
+
+		snprintf(dev, sizeof(dev), "/dev/%s", d->name);
+		quoted(b, dev);
 	}
 	lab_buf_addf(b, "}  # %.1f GB", (double)d->size_bytes / 1e9);
 	if (d->model != NULL) {
@@ -80,11 +85,35 @@ disk(struct lab_buf *b, const struct lab_fact_disk *d, size_t slot)
 	lab_buf_addc(b, '\n');
 }
 
+/* An Ethernet MAC: six octets, as /sys writes them. */
 static int
-physical(const struct lab_fact_nic *n)
+ethernet(const char *m)
 {
-	return n->kind == NULL && n->mac != NULL &&
-	    strcmp(n->mac, "00:00:00:00:00:00") != 0;
+	size_t	i;
+
+	if (strlen(m) != 17 || strcmp(m, "00:00:00:00:00:00") == 0)
+		return 0;
+	for (i = 0; i < 17; i++)
+		if (i % 3 == 2 ? m[i] != ':' : !isxdigit((unsigned char)m[i]))
+			return 0;
+	return 1;
+}
+
+/* A physical NIC with a MAC of its own (the first of two that share one:
+   lab import refuses a MAC twice). */
+static int
+physical(const struct lab_host_facts *f, size_t k)
+{
+	const struct lab_fact_nic	*n = &f->nics[k];
+	size_t				 i;
+
+	if (n->kind != NULL || n->mac == NULL || !ethernet(n->mac))
+		return 0;
+	for (i = 0; i < k; i++)
+		if (f->nics[i].kind == NULL && f->nics[i].mac != NULL &&
+		    strcmp(f->nics[i].mac, n->mac) == 0)
+			return 0;
+	return 1;
 }
 
 int
@@ -119,13 +148,13 @@ lab_facts_to_yaml(const struct lab_host_facts *f, const struct lab_host *h,
 		lab_buf_addc(&b, '\n');
 	}
 	for (i = k = 0; i < f->nnics; i++)
-		k += physical(&f->nics[i]);
+		k += physical(f, i);
 	if (k > 0)
 		lab_buf_adds(&b, "    nics:\n");
 	for (i = 0; i < f->nnics; i++) {
 		const struct lab_fact_nic *n = &f->nics[i];
 
-		if (!physical(n))
+		if (!physical(f, i))
 			continue;
 		lab_buf_adds(&b, "      - {name: ");
 		quoted(&b, n->name);
