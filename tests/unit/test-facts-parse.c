@@ -441,9 +441,44 @@ test_outputs(void)
 	free(out);
 }
 
+/* --yaml leaves out what lab import would refuse: a MAC twice, a MAC
+   that is not Ethernet's (IPoIB); a disk with no by-id link is /dev/NAME */
+static void
+test_yaml_import(void)
+{
+	struct lab_host_facts	 f;
+	struct lab_err		 e;
+	char			*y;
+
+	facts_init(&f, "box");
+	lab_err_init(&e);
+	CHECK(lab_facts_parse_script(&f, "== kernel ==\n6.1\n"
+	    "== nic eth0 ==\nmac 00:11:22:33:44:55\ndevice 1\n"
+	    "== nic eth1 ==\nmac 00:11:22:33:44:55\ndevice 1\n"
+	    "== nic ib0 ==\nmac 80:00:02:08:fe:80:00:00:00:00:00:00:00:02:c9:"
+	    "03:00:0a:0b:0c\ndevice 1\n"
+	    "== nic eth2 ==\nmac 00:00:00:00:00:00\ndevice 1\n", &e) == 0);
+	CHECK(lab_facts_parse_smartctl(&f, "sdz", "{\"model_name\": \"X\", "
+	    "\"serial_number\": \"S\\u0007N\", \"user_capacity\": "
+	    "{\"bytes\": 4096}, \"rotation_rate\": 0}", &e) == 0);
+	f.ok = 1;
+	CHECK(lab_facts_to_yaml(&f, NULL, &y, &e) == 0);
+	CHECK_HAS(y, "      - {name: \"eth0\", mac: \"00:11:22:33:44:55\"}\n");
+	CHECK(strstr(y, "eth1") == NULL && strstr(y, "ib0") == NULL);
+	CHECK(strstr(y, "eth2") == NULL);
+	/* the control character of the serial is a '?' in the comment */
+	CHECK_HAS(y, "      - {slot: 1, kind: ssd, size: 4096, device: "
+	    "\"/dev/sdz\"}  # 0.0 GB, X, serial S?N\n");
+	free(y);
+	f.ok = 0;
+	CHECK(lab_facts_to_yaml(&f, NULL, &y, &e) == -1 && y == NULL);
+	lab_host_facts_release(&f);
+}
+
 int
 main(void)
 {
+	test_yaml_import();
 	test_vm();
 	test_sata();
 	test_sas_old();
