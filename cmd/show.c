@@ -10,6 +10,7 @@
 #include "lab/switch.h"
 #include "lab/target.h"
 #include "lab.h"
+#include "switch.h"
 
 /* Strings from the database are printed through cmd_vis: shown, never
    obeyed by the terminal. */
@@ -123,7 +124,7 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 }
 
 static void
-show_switch(const struct lab_switch *s)
+show_switch(const struct lab_switch *s, const struct lab_switch_facts *sf)
 {
 	const struct lab_model	*m = lab_model_find(s->model);
 
@@ -140,6 +141,28 @@ show_switch(const struct lab_switch *s)
 		printf("snmp:     none\n");
 	if (m != NULL && m->note != NULL)
 		printf("note:     %s\n", m->note);
+	if (sf->version == NULL && sf->nents == 0 && sf->findings.n == 0)
+		printf("facts:    none recorded (lab switch discover)\n");
+	else {
+		printf("facts:\n");
+		cmd_switch_facts_print(sf, "  ");
+	}
+}
+
+/* The switch's inventory object plus its facts and known issues. */
+static void
+render_switch(struct lab_json *j, const struct lab_switch *s,
+    const struct lab_switch_facts *sf)
+{
+	lab_json_obj_begin(j);
+	lab_render_switch_fields(j, s);
+	lab_json_key(j, "facts");
+	lab_render_switch_facts_json(j, sf);
+	lab_json_key(j, "findings");
+	lab_json_arr_begin(j);
+	lab_render_fact_findings_items(j, &sf->findings);
+	lab_json_arr_end(j);
+	lab_json_obj_end(j);
 }
 
 /* The host's inventory object plus what was last observed of it. */
@@ -180,6 +203,7 @@ show_run(struct lab_call *call, struct lab_err *err)
 	struct lab_strv		 none;
 	struct lab_power_seen	 seen;
 	struct lab_links_seen	 links = { NULL, 0 };
+	struct lab_switch_facts	 sf;
 	struct lab_buf		 b;
 	struct lab_json		 j;
 	int			 rc;
@@ -202,6 +226,10 @@ show_run(struct lab_call *call, struct lab_err *err)
 		return LAB_EXIT_INPUT;
 	}
 	memset(&seen, 0, sizeof(seen));
+	memset(&sf, 0, sizeof(sf));
+	if (h == NULL && lab_switch_facts_load(call->db, s->name, &sf,
+	    err) == -1)
+		return err->code;
 	if (h != NULL && (lab_db_power_seen(call->db, h->name, &seen, err) == -1 ||
 	    lab_db_links_of(call->db, h->name, &links, err) == -1)) {
 		lab_power_seen_release(&seen);
@@ -211,7 +239,8 @@ show_run(struct lab_call *call, struct lab_err *err)
 		if (h != NULL)
 			show_host(h, &seen, &links);
 		else
-			show_switch(s);
+			show_switch(s, &sf);
+		lab_switch_facts_release(&sf);
 		lab_power_seen_release(&seen);
 		lab_links_seen_release(&links);
 		return LAB_EXIT_OK;
@@ -221,8 +250,9 @@ show_run(struct lab_call *call, struct lab_err *err)
 	if (h != NULL)
 		render_host(&j, h, &seen);
 	else
-		lab_render_switch_json(&j, s);
+		render_switch(&j, s, &sf);
 	lab_json_end(&j);
+	lab_switch_facts_release(&sf);
 	lab_power_seen_release(&seen);
 	lab_links_seen_release(&links);
 	rc = cmd_write(&b, err);

@@ -44,6 +44,10 @@ lab_switch_collect(const struct lab_ctx *ctx, struct lab_db *db,
 		    lab_db_switch_store(db, &v[i], &ret->links[i],
 		    &ret->findings[i], now, &v[i].err) == -1))
 			v[i].ok = 0;
+		else if (v[i].ok)
+			/* its facts: a failure is a note, not a failed switch */
+			lab_switch_facts_record(db, lab_inventory_switch(inv,
+			    v[i].name), req->known, &v[i], now);
 	lab_links_seen_release(&seen);
 	return 0;
 }

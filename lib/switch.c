@@ -45,6 +45,15 @@ static const struct lab_oid columns[] = {
 	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 7 }, 11 },	/* lldpRemPortId */
 	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 8 }, 11 },	/* lldpRemPortDesc */
 	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 9 }, 11 },	/* lldpRemSysName */
+	/* ENTITY-MIB: what the switch runs (issue 20) */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 2 }, 12 },	/* entPhysicalDescr */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 5 }, 12 },	/* entPhysicalClass */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 7 }, 12 },	/* entPhysicalName */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 8 }, 12 },	/* ...HardwareRev */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 9 }, 12 },	/* ...FirmwareRev */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 10 }, 12 },	/* ...SoftwareRev */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 11 }, 12 },	/* ...SerialNum */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 13 }, 12 },	/* ...ModelName */
 };
 
 struct run {
@@ -65,6 +74,9 @@ view_clear(struct lab_switch_view *v)
 	lab_snmp_vlans_release(&v->vlans);
 	lab_snmp_lags_release(&v->lags);
 	lab_snmp_neighbors_release(&v->nbrs);
+	lab_switch_facts_release(&v->facts);
+	free(v->facts_note);
+	v->facts_note = NULL;
 }
 
 /* Decodes every table; all or nothing. */
@@ -81,7 +93,8 @@ decode(struct lab_switch_view *v, const struct lab_varbind_list *l,
 	    lab_mib_vlan(l->v, l->n, &v->vlans, err) == -1 ||
 	    lab_mib_lag(l->v, l->n, &v->lags, err) == -1 ||
 	    lab_mib_cdp(l->v, l->n, &v->nbrs, err) == -1 ||
-	    lab_mib_lldp(l->v, l->n, &v->nbrs, err) == -1) {
+	    lab_mib_lldp(l->v, l->n, &v->nbrs, err) == -1 ||
+	    lab_mib_entity(l->v, l->n, &v->facts, err) == -1) {
 		view_clear(v);
 		return -1;
 	}

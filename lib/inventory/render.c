@@ -145,6 +145,14 @@ void
 lab_render_switch_json(struct lab_json *j, const struct lab_switch *s)
 {
 	lab_json_obj_begin(j);
+	lab_render_switch_fields(j, s);
+	lab_json_obj_end(j);
+}
+
+/* The members of lab_render_switch_json, for callers that add more. */
+void
+lab_render_switch_fields(struct lab_json *j, const struct lab_switch *s)
+{
 	lab_json_kstr(j, "name", s->name);
 	lab_json_kstr(j, "model", s->model);
 	lab_json_kstr(j, "address", s->address);
@@ -170,7 +178,6 @@ lab_render_switch_json(struct lab_json *j, const struct lab_switch *s)
 		lab_json_obj_end(j);
 	}
 	lab_render_switch_vlans_fields(j, s);
-	lab_json_obj_end(j);
 }
 
 /* The whole inventory as JSON. */
