@@ -213,6 +213,26 @@ int	lab_known_issues_load(struct lab_known_issues *, const char *path,
 	    struct lab_err *err);
 int	lab_known_issues_load_buf(struct lab_known_issues *, const char *name,
 	    const char *buf, size_t len, struct lab_err *err);
+/* Appends a copy of ki (its strings and file name copied into k). */
+int	lab_known_issues_append(struct lab_known_issues *,
+	    const struct lab_known_issue *ki, struct lab_err *err);
+/*
+ * The shipped list, inventory/known-issues.yaml as embedded at build
+ * time (lib/inventory/known-shipped.c), appended to k; its loc.file is
+ * "known-issues.yaml (shipped)".
+ */
+int	lab_known_issues_shipped(struct lab_known_issues *,
+	    struct lab_err *err);
+/*
+ * What lab facts matches against: the shipped list, then the known_issues:
+ * of the inventory last imported (lib/db/known-issues.c), into out (which
+ * the caller has initialised). -1 with err: exit 3 (the database).
+ */
+int	lab_known_issues_effective(struct lab_db *,
+	    struct lab_known_issues *out, struct lab_err *err);
+/* The imported ones only (lab export writes them back). */
+int	lab_db_known_issues_load(struct lab_db *, struct lab_known_issues *out,
+	    struct lab_err *err);
 
 /*
  * Compares firmware versions: numbers compared as numbers, dots and

@@ -152,6 +152,8 @@ struct lab_warning {
 	char		*msg;
 };
 
+struct lab_known_issues;
+
 struct lab_inventory {
 	/*
 	 * Every string, vector and sub-struct of the hosts, switches and
@@ -167,6 +169,11 @@ struct lab_inventory {
 	struct lab_warning	*warnings;
 	size_t			 nwarnings;
 	struct lab_strv		 files;		/* owns the loc file names */
+	/*
+	 * The known_issues: of the files (include/lab/facts.h; issue 20),
+	 * NULL when none has any; freed with the inventory.
+	 */
+	struct lab_known_issues	*known;
 };
 
 /* An empty inventory, or NULL when out of memory. */

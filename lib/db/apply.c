@@ -6,6 +6,7 @@
 #include "lab/db.h"
 #include "lab/str.h"
 #include "db-priv.h"
+#include "known-issues.h"
 
 /*
  * The statements one apply needs, prepared once. A host's rows are
@@ -1136,7 +1137,9 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	    lab_db_batch_flush(&a.disks, err) == -1 ||
 	    lab_db_batch_flush(&a.members, err) == -1)) ||
 	    merge_switches(&a, cur, sv, inv->nswitches, flags, write) == -1 ||
-	    merge_groups(&a, cur, fv, fn, 0, write) == -1)
+	    merge_groups(&a, cur, fv, fn, 0, write) == -1 ||
+	    lab_db_known_issues_apply(db, inv, flags, write, now, &ch,
+	    err) == -1)
 		goto out;
 	if (write && lab_db_commit(db, err) == -1)
 		goto out;

@@ -32,4 +32,14 @@ int	lab_load_switch_vlans(const char *file, struct lab_pool *,
 	    const struct ynode *map, struct lab_switch *, const char *what,
 	    struct lab_err *);
 
+/*
+ * One item of a known_issues: list, and the whole list (NULL or null:
+ * none), into k (lib/inventory/known-issues.c).
+ */
+struct lab_known_issues;
+int	lab_known_issue_load_item(struct lab_known_issues *k,
+	    const char *file, const struct ynode *item, struct lab_err *);
+int	lab_known_issues_load_seq(struct lab_known_issues *k,
+	    const char *file, const struct ynode *seq, struct lab_err *);
+
 #endif

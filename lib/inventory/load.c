@@ -9,6 +9,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "lab/facts.h"
 #include "lab/file.h"
 #include "lab/inventory.h"
 #include "lab/ipmi.h"
@@ -20,7 +21,8 @@
 #include "core/yaml-priv.h"
 
 /* The keys each mapping may hold: the YAML contract (add, never rename). */
-static const char *const top_keys[] = { "hosts", "switches", "groups", NULL };
+static const char *const top_keys[] = { "hosts", "switches", "groups",
+	"known_issues", NULL };
 static const char *const host_keys[] = { "name", "model", "role", "groups",
 	"bmc", "ssh", "network", "nics", "disks", NULL };
 static const char *const bmc_keys[] = { "type", "address", "port",
@@ -807,7 +809,21 @@ load_list(struct ctx *c, const struct ynode *root, const char *key,
 	return 0;
 }
 
-/* Checks and loads a file's tree: hosts, switches and groups. */
+/* One known issue (lib/inventory/known-issues.c), into inv->known. */
+static int
+load_known(struct ctx *c, const struct ynode *n)
+{
+	struct lab_inventory	*inv = c->inv;
+
+	if (inv->known == NULL) {
+		if ((inv->known = malloc(sizeof(*inv->known))) == NULL)
+			return lab_err_oom(c->err);
+		lab_known_issues_init(inv->known);
+	}
+	return lab_known_issue_load_item(inv->known, c->file, n, c->err);
+}
+
+/* Checks and loads a file's tree: hosts, switches, groups, known issues. */
 static int
 load_root(struct ctx *c, const struct ynode *root)
 {
@@ -819,7 +835,8 @@ load_root(struct ctx *c, const struct ynode *root)
 	if (check_keys(c, root, top_keys, "the inventory") == -1 ||
 	    load_list(c, root, "groups", load_group) == -1 ||
 	    load_list(c, root, "hosts", load_host) == -1 ||
-	    load_list(c, root, "switches", load_switch) == -1)
+	    load_list(c, root, "switches", load_switch) == -1 ||
+	    load_list(c, root, "known_issues", load_known) == -1)
 		return -1;
 	return 0;
 }
@@ -836,6 +853,8 @@ load_item(void *arg, const char *key, const struct ynode *n)
 		return load_switch(c, n);
 	if (strcmp(key, "groups") == 0)
 		return load_group(c, n);
+	if (strcmp(key, "known_issues") == 0)
+		return load_known(c, n);
 	return 0;	/* an unknown key: load_root refuses it */
 }
 
@@ -855,6 +874,7 @@ lab_inventory_load_buf(struct lab_inventory *inv, const char *name,
 	struct ctx	 c = { inv, NULL, err, &inv->pool };
 	size_t		 nh = inv->nhosts, ns = inv->nswitches;
 	size_t		 ng = inv->ngroups, nw = inv->nwarnings;
+	size_t		 nk = inv->known != NULL ? inv->known->n : 0;
 	int		 rc;
 
 	if (lab_strv_add(&inv->files, name) == -1)
@@ -868,6 +888,8 @@ lab_inventory_load_buf(struct lab_inventory *inv, const char *name,
 			return 0;
 	}
 	lab_inventory_truncate(inv, nh, ns, ng, nw);
+	if (inv->known != NULL)
+		inv->known->n = nk;
 	lab_err_init(err);
 	root = NULL;
 	if (lab_yaml_tree_load(c.file, buf, len, &root, err) == -1)

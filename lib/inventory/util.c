@@ -2,6 +2,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/facts.h"
 #include "lab/inventory.h"
 #include "inventory-priv.h"
 
@@ -43,6 +44,9 @@ lab_inventory_free(struct lab_inventory *inv)
 	free(inv->warnings);
 	lab_strv_release(&inv->files);
 	lab_pool_release(&inv->pool);
+	if (inv->known != NULL)
+		lab_known_issues_release(inv->known);
+	free(inv->known);
 	free(inv);
 }
 
