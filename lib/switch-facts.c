@@ -234,20 +234,22 @@ lab_switch_facts_record(struct lab_db *db, const struct lab_switch *sw,
 	struct lab_fact_kv	*kv = NULL;
 	struct lab_err		 err;
 	size_t			 n = 0;
+	char			*note;
 
 	lab_err_init(&err);
 	free(v->facts.switch_name);
-	if ((v->facts.switch_name = strdup(v->name)) == NULL) {
-		v->facts_note = lab_strdup("facts not stored: out of memory");
-		return;
-	}
+	if ((v->facts.switch_name = strdup(v->name)) == NULL)
+		return;	/* the note would not fit either */
 	if ((sw != NULL && lab_switch_facts_check(sw, kis, &v->facts,
 	    &err) == -1) ||
 	    lab_switch_facts_flatten(&v->facts, &kv, &n, &err) == -1 ||
 	    lab_db_facts_put(db, "switch", v->name, kv, n, &v->facts.findings,
 	    now, &err) == -1) {
+		note = lab_asprintf("%s%sfacts not stored: %s",
+		    v->facts_note != NULL ? v->facts_note : "",
+		    v->facts_note != NULL ? "; " : "", err.msg);
 		free(v->facts_note);
-		v->facts_note = lab_asprintf("facts not stored: %s", err.msg);
+		v->facts_note = note;
 	}
 	lab_fact_kvs_free(kv, n);
 }

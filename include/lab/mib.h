@@ -279,6 +279,15 @@ int	lab_mib_lldp(const struct lab_varbind *, size_t,
  * NULL. out->switch_name and out->findings are left empty.
  */
 struct lab_switch_facts;
+/*
+ * What discovery asks: entPhysicalClass is walked (one column, every
+ * row), then only the rows that matter are read by GET. This gives their
+ * indexes (class chassis, module or stack), ascending and unique, at most
+ * max of them; returns how many.
+ */
+#define LAB_MIB_ENTITY_MAX_ROWS	64
+size_t	lab_mib_entity_indexes(const struct lab_varbind *, size_t,
+	    unsigned long *out, size_t max);
 int	lab_mib_entity(const struct lab_varbind *, size_t,
 	    struct lab_switch_facts *, struct lab_err *);
 /*

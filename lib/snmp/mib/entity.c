@@ -155,6 +155,46 @@ version(struct lab_switch_facts *sf, const struct lab_varbind *vbs, size_t n,
 	return 0;
 }
 
+static int
+ulong_cmp(const void *a, const void *b)
+{
+	unsigned long	x = *(const unsigned long *)a;
+	unsigned long	y = *(const unsigned long *)b;
+
+	return (x > y) - (x < y);
+}
+
+/* The rows of entPhysicalClass that discovery reads further. */
+size_t
+lab_mib_entity_indexes(const struct lab_varbind *vbs, size_t n,
+    unsigned long *out, size_t max)
+{
+	unsigned long	col, index;
+	size_t		i, k = 0, j;
+	long long	c;
+
+	for (i = 0; i < n; i++) {
+		if (!entrow(&vbs[i], &col, &index) || col != ENT_CLASS ||
+		    lab_mib_int(&vbs[i], 1, 2147483647LL, &c) == -1 ||
+		    class_name(c) == NULL)
+			continue;
+		for (j = 0; j < k && out[j] != index; j++)
+			;
+		if (j < k)
+			continue;
+		if (k < max)
+			out[k++] = index;
+		else {
+			/* full: keep the lowest indexes */
+			qsort(out, k, sizeof(*out), ulong_cmp);
+			if (k > 0 && index < out[k - 1])
+				out[k - 1] = index;
+		}
+	}
+	qsort(out, k, sizeof(*out), ulong_cmp);
+	return k;
+}
+
 /* Decodes the chassis, modules and stacks of entPhysicalTable. */
 int
 lab_mib_entity(const struct lab_varbind *vbs, size_t n,
