@@ -225,10 +225,17 @@ test_2960x(void)
 	struct lab_fact_kv	*kv = NULL;
 	struct lab_err		 err;
 	struct vblist		 l;
+	unsigned long		 idx[16];
 	size_t			 n = 0, i;
 
 	memset(&err, 0, sizeof(err));
 	load("ios_2960x", &l);
+	/* the rows discovery GETs: all 7, or the lowest 3 */
+	CHECK(lab_mib_entity_indexes(l.v, l.n, idx, 16) == 7);
+	CHECK(idx[0] == 1 && idx[1] == 1001 && idx[2] == 1002 &&
+	    idx[5] == 3001 && idx[6] == 3002);
+	CHECK(lab_mib_entity_indexes(l.v, l.n, idx, 3) == 3);
+	CHECK(idx[0] == 1 && idx[1] == 1001 && idx[2] == 1002);
 	CHECK(lab_mib_entity(l.v, l.n, &sf, &err) == 0);
 	CHECK(sf.nents == 7);
 	CHECK_STR(sf.version, "15.0(2a)EX5");
