@@ -226,7 +226,7 @@ lab_mib_entity(const struct lab_varbind *vbs, size_t n,
 	sf.nents = keys.n;
 	for (i = 0; i < sf.nents; i++)
 		sf.ents[i].index = (long)keys.v[i][0];
-	for (i = 0; i < n; i++) {
+	for (i = 0; sf.ents != NULL && i < n; i++) {
 		if (!entrow(&vbs[i], &col, &index) ||
 		    (at = lab_mib_keys_find(&keys, &index, 1)) < 0)
 			continue;
