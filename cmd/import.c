@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <string.h>
 
+#include "lab/facts.h"
 #include "lab/json.h"
 #include "lab.h"
 
@@ -69,18 +70,23 @@ static int
 show_changes(struct lab_call *call, const struct lab_inventory *inv,
     const struct lab_changes *ch, int prune, int dry, struct lab_err *err)
 {
-	size_t	i, count[4] = { 0 };
+	size_t	i, nk, count[4] = { 0 };
+	char	known[48] = "";
 
 	for (i = 0; i < ch->n; i++)
 		count[ch->v[i].op]++;
 	if (call->json)
 		return json_changes(ch, lab_db_path(call->db), dry, err);
 	print_changes(ch, prune);
-	printf("%s %zu host%s, %zu switch%s from %zu file%s into %s: "
+	nk = inv->known != NULL ? inv->known->n : 0;
+	if (nk > 0)
+		snprintf(known, sizeof(known), ", %zu known issue%s", nk,
+		    nk == 1 ? "" : "s");
+	printf("%s %zu host%s, %zu switch%s%s from %zu file%s into %s: "
 	    "%zu added, %zu changed, %zu removed, %zu kept\n",
 	    dry ? "would import" : "imported", inv->nhosts,
 	    inv->nhosts == 1 ? "" : "s", inv->nswitches,
-	    inv->nswitches == 1 ? "" : "es", inv->files.n,
+	    inv->nswitches == 1 ? "" : "es", known, inv->files.n,
 	    inv->files.n == 1 ? "" : "s", lab_db_path(call->db),
 	    count[LAB_CHANGE_ADD], count[LAB_CHANGE_MODIFY],
 	    count[LAB_CHANGE_REMOVE], count[LAB_CHANGE_KEEP]);
@@ -123,9 +129,9 @@ prune_confirm(struct lab_call *call, const struct lab_inventory *inv,
 	snprintf(q, sizeof(q), "Apply these %zu changes to %s?", n,
 	    lab_db_path(call->db));
 	snprintf(what, sizeof(what), "this deletes %zu recorded host%s, "
-	    "switch%s or group%s ('-' above)", removed,
+	    "switch%s, group%s or known issue%s ('-' above)", removed,
 	    removed == 1 ? "" : "s", removed == 1 ? "" : "es",
-	    removed == 1 ? "" : "s");
+	    removed == 1 ? "" : "s", removed == 1 ? "" : "s");
 	return cmd_confirm(call, q, what, err);
 }
 

@@ -21,6 +21,7 @@ const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_config,
 	&lab_cmd_console,
 	&lab_cmd_export,
+	&lab_cmd_facts,
 	&lab_cmd_help,
 	&lab_cmd_history,
 	&lab_cmd_import,

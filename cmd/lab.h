@@ -94,6 +94,7 @@ extern const struct lab_cmd lab_cmd_completion;
 extern const struct lab_cmd lab_cmd_config;
 extern const struct lab_cmd lab_cmd_console;
 extern const struct lab_cmd lab_cmd_export;
+extern const struct lab_cmd lab_cmd_facts;
 extern const struct lab_cmd lab_cmd_help;
 extern const struct lab_cmd lab_cmd_history;
 extern const struct lab_cmd lab_cmd_import;

@@ -11,6 +11,7 @@
 #include "lab/str.h"
 
 struct lab_db;
+struct lab_fact_kv;
 
 /*
  * What a host or switch really is (issue 20): facts read from it, stored
@@ -168,6 +169,13 @@ int	lab_facts_parse_ip_addr(struct lab_host_facts *f, const char *json,
 /* The sections of templates/facts.sh: "== NAME ==" lines, then text. */
 int	lab_facts_parse_script(struct lab_host_facts *f, const char *out,
 	    struct lab_err *err);
+/*
+ * Drops the disks the parsers keep but lab facts shows only when h (may
+ * be NULL) declares them as a disk's device (/dev/NAME or its by-id
+ * path): loop, ram, zram and nbd devices.
+ */
+void	lab_facts_keep_disks(struct lab_host_facts *f,
+	    const struct lab_host *h);
 
 /*
  * A known issue (inventory/known-issues.yaml, lib/inventory/
@@ -279,6 +287,15 @@ void	lab_port_views_free(struct lab_port_view *, size_t n);
 int	lab_facts_drift(const struct lab_host *h,
 	    const struct lab_host_facts *f, const struct lab_port_view *ports,
 	    size_t nports, struct lab_fact_findings *out, struct lab_err *err);
+/*
+ * The same, with the subject's previous facts (lab_db_facts_get before
+ * the put): a disk whose serial changed since (swapped) is found only
+ * here. lab_facts_drift is this with no previous facts.
+ */
+int	lab_facts_drift_prev(const struct lab_host *h,
+	    const struct lab_host_facts *f, const struct lab_port_view *ports,
+	    size_t nports, const struct lab_fact_kv *prev, size_t nprev,
+	    struct lab_fact_findings *out, struct lab_err *err);
 
 /*
  * The observed disks and NICs of f as inventory YAML (a host: block a
@@ -311,7 +328,11 @@ int	lab_host_facts_flatten(const struct lab_host_facts *f,
 	    struct lab_fact_kv **ret, size_t *n, struct lab_err *err);
 void	lab_fact_kvs_free(struct lab_fact_kv *, size_t n);
 
-/* Stores kv of one subject and replaces its findings, in one transaction. */
+/*
+ * Stores kv of one subject and replaces its findings, in one transaction.
+ * A kv whose value is NULL counts as absent; a key twice is bad input.
+ * findings NULL leaves the stored ones as they are.
+ */
 int	lab_db_facts_put(struct lab_db *, const char *kind, const char *subject,
 	    const struct lab_fact_kv *kv, size_t n,
 	    const struct lab_fact_findings *findings, int64_t now,
@@ -374,6 +395,8 @@ struct lab_facts_opts {
 	size_t				 fanout;
 	int				 timeout_ms;
 	int				 accept_new_hostkey;
+	int				 no_record;	/* --no-record:
+						   nothing stored */
 };
 int	lab_facts_run(const struct lab_facts_opts *, const struct lab_host **hosts,
 	    size_t n, struct lab_host_facts *res, struct lab_err *err);

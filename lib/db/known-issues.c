@@ -127,17 +127,81 @@ lab_db_known_issues_load(struct lab_db *db, struct lab_known_issues *out,
 }
 
 int
+lab_db_known_issues_into(struct lab_db *db, struct lab_inventory *inv,
+    struct lab_err *err)
+{
+	struct lab_known_issues	*k;
+
+	if ((k = malloc(sizeof(*k))) == NULL)
+		return lab_err_oom(err);
+	lab_known_issues_init(k);
+	if (read_all(db, k, NULL, err) == -1 || k->n == 0) {
+		lab_known_issues_release(k);
+		free(k);
+		return err->code != 0 ? -1 : 0;
+	}
+	if (inv->known != NULL) {
+		lab_known_issues_release(inv->known);
+		free(inv->known);
+	}
+	inv->known = k;
+	return 0;
+}
+
+static int
+find(const struct lab_strv *names, const char *s)
+{
+	size_t	i;
+
+	for (i = 0; i < names->n; i++)
+		if (strcmp(names->v[i], s) == 0)
+			return (int)i;
+	return -1;
+}
+
+/*
+ * Shipped, then imported; an imported issue of the same match as a
+ * shipped one (the same name) replaces it: lab import inventory/ stores
+ * the shipped file too, and a user may change its severity or message.
+ */
+int
 lab_known_issues_effective(struct lab_db *db, struct lab_known_issues *out,
     struct lab_err *err)
 {
-	if (lab_known_issues_shipped(out, err) == -1) {
+	struct lab_known_issues	 ship, mine;
+	struct lab_strv		 sn, mn;
+	size_t			 i;
+	int			 rc = -1;
+
+	lab_known_issues_init(&ship);
+	lab_known_issues_init(&mine);
+	lab_strv_init(&sn);
+	lab_strv_init(&mn);
+	if (lab_known_issues_shipped(&ship, err) == -1) {
 		/* the shipped list is checked by the tests: never bad input */
 		err->code = LAB_EXIT_ENV;
-		return -1;
+		goto out;
 	}
-	if (db == NULL)
-		return 0;
-	return read_all(db, out, NULL, err);
+	if (db != NULL && read_all(db, &mine, &mn, err) == -1)
+		goto out;
+	if (issue_names(&ship, &sn) == -1) {
+		lab_err_oom(err);
+		goto out;
+	}
+	for (i = 0; i < ship.n; i++)
+		if (find(&mn, sn.v[i]) < 0 &&
+		    lab_known_issues_append(out, &ship.v[i], err) == -1)
+			goto out;
+	for (i = 0; i < mine.n; i++)
+		if (lab_known_issues_append(out, &mine.v[i], err) == -1)
+			goto out;
+	rc = 0;
+out:
+	lab_known_issues_release(&ship);
+	lab_known_issues_release(&mine);
+	lab_strv_release(&sn);
+	lab_strv_release(&mn);
+	return rc;
 }
 
 static int
@@ -186,17 +250,6 @@ diff(const struct lab_known_issue *o, const struct lab_known_issue *n)
 		return NULL;
 	}
 	return lab_buf_steal(&b);
-}
-
-static int
-find(const struct lab_strv *names, const char *s)
-{
-	size_t	i;
-
-	for (i = 0; i < names->n; i++)
-		if (strcmp(names->v[i], s) == 0)
-			return (int)i;
-	return -1;
 }
 
 static int

@@ -17,4 +17,8 @@ int	lab_db_known_issues_apply(struct lab_db *, const struct lab_inventory *,
 	    int flags, int write, int64_t now, struct lab_changes *ch,
 	    struct lab_err *err);
 
+/* The stored known issues into inv->known (left NULL when none). */
+int	lab_db_known_issues_into(struct lab_db *, struct lab_inventory *inv,
+	    struct lab_err *err);
+
 #endif

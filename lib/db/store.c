@@ -6,6 +6,7 @@
 #include "lab/str.h"
 #include "core/idx.h"
 #include "db-priv.h"
+#include "known-issues.h"
 
 #define FROM_DB	"(database)"
 
@@ -583,5 +584,13 @@ int
 lab_db_inventory_load(struct lab_db *db, struct lab_inventory **ret,
     struct lab_err *err)
 {
-	return lab_db_inventory_load_parts(db, LAB_LOAD_ALL, NULL, ret, err);
+	if (lab_db_inventory_load_parts(db, LAB_LOAD_ALL, NULL, ret, err) == -1)
+		return -1;
+	/* the known_issues: imported with it (lib/db/known-issues.c) */
+	if (lab_db_known_issues_into(db, *ret, err) == -1) {
+		lab_inventory_free(*ret);
+		*ret = NULL;
+		return -1;
+	}
+	return 0;
 }

@@ -3,6 +3,7 @@
 #include <string.h>
 #include <yaml.h>
 
+#include "lab/facts.h"
 #include "lab/inventory.h"
 #include "lab/parse.h"
 #include "lab/str.h"
@@ -298,6 +299,38 @@ emit_switch(struct em *em, const struct lab_switch *s)
 	map_end(em);
 }
 
+/* The known_issues: of the inventory (include/lab/facts.h). */
+static void
+emit_known(struct em *em, const struct lab_known_issues *k)
+{
+	const struct lab_known_issue	*ki;
+	size_t				 i;
+
+	if (k == NULL || k->n == 0)
+		return;
+	str(em, "known_issues");
+	seq_begin(em, 0);
+	for (i = 0; i < k->n; i++) {
+		ki = &k->v[i];
+		map_begin(em, 0);
+		str(em, "match");
+		map_begin(em, 1);
+		kv(em, "model", ki->model);
+		kv(em, "bmc", ki->bmc);
+		kv(em, "component", ki->component);
+		kv(em, "product", ki->product);
+		kv(em, "below", ki->below);
+		kv(em, "equal", ki->equal);
+		kv(em, "matching", ki->matching);
+		map_end(em);
+		kv(em, "severity", ki->severity);
+		kv(em, "message", ki->message);
+		kv(em, "source", ki->source);
+		map_end(em);
+	}
+	seq_end(em);
+}
+
 /* Writes the inventory as YAML that loads back to the same inventory. */
 int
 lab_inventory_to_yaml(const struct lab_inventory *inv, char **ret,
@@ -340,6 +373,7 @@ lab_inventory_to_yaml(const struct lab_inventory *inv, char **ret,
 	for (i = 0; i < inv->nswitches; i++)
 		emit_switch(&em, &inv->switches[i]);
 	seq_end(&em);
+	emit_known(&em, inv->known);
 	map_end(&em);
 	yaml_document_end_event_initialize(&ev, 1);
 	emit(&em, &ev);

@@ -33,4 +33,26 @@
 #define LAB_IPMI_WA_SERIALALERTSDEFERRED 0x10000000u
 #define LAB_IPMI_WA_SOLPACKETSEQ	0x20000000u
 
+/*
+ * The kinds of a facts finding (include/lab/facts.h, lib/facts/): the
+ * words stored in fact_findings.finding and shown by lab facts, lab show
+ * and the report's Drift section. lab_fact_finding_words lists them all.
+ */
+#define LAB_FINDING_DISK_MISSING	"disk-missing"
+#define LAB_FINDING_DISK_EXTRA		"disk-extra"
+#define LAB_FINDING_DISK_SWAPPED	"disk-swapped"
+#define LAB_FINDING_DISK_SIZE		"disk-size"
+#define LAB_FINDING_DISK_KIND		"disk-kind"
+#define LAB_FINDING_NIC_MISSING		"nic-missing"
+#define LAB_FINDING_NIC_MAC		"nic-mac"
+#define LAB_FINDING_MODEL		"model"
+#define LAB_FINDING_LINK_MISMATCH	"link-mismatch"
+#define LAB_FINDING_LINK_SLOW		"link-slow"
+#define LAB_FINDING_NETWORKMANAGER	"networkmanager"
+#define LAB_FINDING_KNOWN_ISSUE		"known-issue"
+#define LAB_FINDING_SMART_WARNING	"smart-warning"
+#define LAB_FINDING_TOOL_MISSING	"tool-missing"
+
+extern const char *const lab_fact_finding_words[];
+
 #endif

@@ -353,10 +353,19 @@ $(_bmc_sol_line "$2")
   user 3 true "operator" "oppass" operator 10 none md2 md5 straight
   user 4 true "userpw" "userpass" user 10 none md2 md5 straight
 EOF
+	# Get Device ID per BMC K (lab facts): BMC_FW_K "MAJOR MINOR" (the
+	# minor as IPMI's BCD byte: "1 0x30" is firmware 1.30), BMC_MFR_K
+	# "MANUFACTURER PRODUCT" (IANA number, product id), BMC_FRU_K a
+	# file of FRU data for device 0. Unset: 9.08, 0x1291 (MontaVista),
+	# 0xf02, no FRU data.
+	eval "_bfw=\${BMC_FW_$2:-9 8}"
+	eval "_bmfr=\${BMC_MFR_$2:-0x1291 0xf02}"
+	eval "_bfru=\${BMC_FRU_$2:-}"
 	# Thresholds and event enables live in the simulator, not the SDR.
 	cat >"$_b/bmc.emu" <<EOF
 mc_setbmc 0x20
-mc_add 0x20 0 no-device-sdrs 0x23 9 8 0x9f 0x1291 0xf02 persist_sdr
+mc_add 0x20 0 no-device-sdrs 0x23 $_bfw 0x9f $_bmfr persist_sdr
+$([ -z "$_bfru" ] || echo "mc_add_fru_data 0x20 0 $(wc -c <"$_bfru") file 0 \"$_bfru\"")
 sel_enable 0x20 1000 0x0a
 sensor_add 0x20 0 1 0x01 0x01 poll 1000 file "$_b/temp"
 sensor_set_threshold 0x20 0 1 settable 111000 90 80 70 0 0 0

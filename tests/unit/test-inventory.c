@@ -259,7 +259,7 @@ static const struct bad bad_cases[] = {
 	  NULL },
 	{ "hosts: []\ncolour: red\n", "bad.yaml:2:1: ",
 	  "unknown key 'colour' in the inventory",
-	  "(known keys: hosts, switches, groups)" },
+	  "(known keys: hosts, switches, groups, known_issues)" },
 	{ HOST "    rol: x\n", "bad.yaml:4:5: ",
 	  "unknown key 'rol' in host; did you mean 'role'?", NULL },
 	{ HOST "    bmc: {type: rac, adress: 192.0.2.1, credential: c}\n",

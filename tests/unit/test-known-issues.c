@@ -6,7 +6,9 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "lab/db.h"
 #include "lab/facts.h"
+#include "lab/inventory.h"
 
 #include "tests.h"
 
@@ -304,6 +306,122 @@ test_shipped(void)
 	lab_known_issues_release(&k);
 }
 
+/* Imports text into db: the changes as "OP NAME[: DETAIL]" lines. */
+static int
+import(struct lab_db *db, const char *text, int flags, char *out, size_t len)
+{
+	static const char	 ops[] = "+~-=";
+	struct lab_inventory	*inv = lab_inventory_new();
+	struct lab_changes	 ch = { NULL, 0 };
+	struct lab_err		 err;
+	size_t			 i, at = 0;
+	int			 rc;
+
+	memset(&err, 0, sizeof(err));
+	out[0] = '\0';
+	rc = lab_inventory_load_buf(inv, "mine.yaml", text, strlen(text), &err);
+	if (rc == 0)
+		rc = lab_db_inventory_apply(db, inv, flags, 1000, &ch, &err);
+	if (rc != 0)
+		snprintf(out, len, "error: %s", err.msg);
+	for (i = 0; rc == 0 && i < ch.n && at < len; i++)
+		at += (size_t)snprintf(out + at, len - at, "%c %s %s%s%s\n",
+		    ops[ch.v[i].op], ch.v[i].what, ch.v[i].name,
+		    ch.v[i].detail ? ": " : "",
+		    ch.v[i].detail ? ch.v[i].detail : "");
+	lab_changes_release(&ch);
+	lab_inventory_free(inv);
+	return rc;
+}
+
+#define MINE(sev, msg) "known_issues:\n" \
+	"  - match: {component: bmc, bmc: ilo2, below: \"1.80\"}\n" \
+	"    severity: " sev "\n    message: " msg "\n    source: me\n"
+
+static void
+test_db(void)
+{
+	struct lab_db		*db = NULL;
+	struct lab_inventory	*inv = NULL;
+	struct lab_known_issues	 k;
+	struct lab_err		 err;
+	char			 out[2000], *yaml = NULL;
+	size_t			 nship, i;
+	const char		*rac = "known_issues:\n"
+	    "  - match: {model: hp-microserver-*, bmc: rac, component: bmc, "
+	    "below: \"1.30\"}\n    severity: critical\n    message: mine\n"
+	    "    source: me\n";
+
+	memset(&err, 0, sizeof(err));
+	if (lab_db_open(":memory:", LAB_DB_CREATE, &db, &err) != 0) {
+		fprintf(stderr, "db: %s\n", err.msg);
+		tests_failed++;
+		return;
+	}
+	lab_known_issues_init(&k);
+	CHECK(lab_known_issues_effective(db, &k, &err) == 0);
+	nship = k.n;
+	CHECK(nship >= 3);
+	lab_known_issues_release(&k);
+
+	CHECK(import(db, MINE("info", "old"), 0, out, sizeof(out)) == 0);
+	CHECK_STR(out, "+ known-issue bmc below 1.80 bmc=ilo2\n");
+	CHECK(import(db, MINE("info", "old"), 0, out, sizeof(out)) == 0);
+	CHECK_STR(out, "");
+	CHECK(import(db, MINE("warning", "new"), 0, out, sizeof(out)) == 0);
+	CHECK_STR(out, "~ known-issue bmc below 1.80 bmc=ilo2: severity info "
+	    "-> warning, message\n");
+
+	/* effective: shipped + mine */
+	lab_known_issues_init(&k);
+	CHECK(lab_known_issues_effective(db, &k, &err) == 0);
+	CHECK(k.n == nship + 1);
+	if (k.n == nship + 1) {
+		CHECK_STR(k.v[nship].message, "new");
+		CHECK_STR(k.v[nship].loc.file, "mine.yaml");
+		CHECK(k.v[nship].loc.line == 2);
+	}
+	lab_known_issues_release(&k);
+
+	/* mine replaces the shipped one of the same match */
+	CHECK(import(db, rac, 0, out, sizeof(out)) == 0);
+	CHECK_HAS(out, "+ known-issue bmc below 1.30 model=hp-microserver-* "
+	    "bmc=rac\n");
+	CHECK_HAS(out, "= known-issue bmc below 1.80 bmc=ilo2\n");
+	lab_known_issues_init(&k);
+	CHECK(lab_known_issues_effective(db, &k, &err) == 0);
+	CHECK(k.n == nship + 1);
+	for (i = 0; i < k.n; i++)
+		if (k.v[i].bmc != NULL && strcmp(k.v[i].bmc, "rac") == 0)
+			CHECK_STR(k.v[i].severity, "critical");
+	lab_known_issues_release(&k);
+
+	/* export writes them back */
+	CHECK(lab_db_inventory_load(db, &inv, &err) == 0);
+	CHECK(inv != NULL && inv->known != NULL && inv->known->n == 2);
+	if (inv != NULL)
+		CHECK(lab_inventory_to_yaml(inv, &yaml, &err) == 0);
+	CHECK_HAS(yaml, "known_issues:\n- match: {bmc: ilo2, component: bmc, "
+	    "below: 1.80}\n  severity: warning\n  message: new\n"
+	    "  source: me\n");
+	free(yaml);
+	lab_inventory_free(inv);
+
+	/* prune removes what the YAML does not name */
+	CHECK(import(db, rac, LAB_APPLY_PRUNE, out, sizeof(out)) == 0);
+	CHECK_STR(out, "- known-issue bmc below 1.80 bmc=ilo2\n");
+	/* a dry run changes nothing */
+	CHECK(import(db, "hosts: []\n", LAB_APPLY_PRUNE | LAB_APPLY_DRY_RUN,
+	    out, sizeof(out)) == 0);
+	CHECK_STR(out, "- known-issue bmc below 1.30 model=hp-microserver-* "
+	    "bmc=rac\n");
+	lab_known_issues_init(&k);
+	CHECK(lab_db_known_issues_load(db, &k, &err) == 0);
+	CHECK(k.n == 1);
+	lab_known_issues_release(&k);
+	lab_db_free(db);
+}
+
 int
 main(void)
 {
@@ -312,5 +430,6 @@ main(void)
 	test_check();
 	test_load();
 	test_shipped();
+	test_db();
 	TESTS_DONE();
 }
