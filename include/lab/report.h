@@ -255,6 +255,13 @@ void	lab_report_html(const struct lab_report *, struct lab_buf *out);
  * audit, drift {findings, changes} when either has one}. */
 void	lab_report_json(const struct lab_report *, struct lab_buf *out);
 
+/*
+ * A node_exporter textfile (lib/report/prom.c): findings by host,
+ * severity and kind, drift findings and fact changes by host, power
+ * states, BMC reachability, link speeds, the last bench figures.
+ */
+void	lab_report_prometheus(const struct lab_report *, struct lab_buf *out);
+
 /* What marks an HTML page as one of lab's reports (in its <head>), and
  * what holds its "next" link, which a later page may rewrite. */
 #define LAB_REPORT_MARKER	"<meta name=\"generator\" content=\"lab report\">"
