@@ -222,7 +222,7 @@ collect(struct lab_call *call, int timeout_ms, int deadline_s,
 
 /* What --format takes. */
 static const char *const formats[] = { "text", "markdown", "html", "json",
-	NULL };
+	"prometheus", NULL };
 
 static int
 report_run(struct lab_call *call, struct lab_err *err)
@@ -250,7 +250,8 @@ report_run(struct lab_call *call, struct lab_err *err)
 		;
 	if (formats[k] == NULL)
 		return lab_err_set(err, LAB_EXIT_INPUT, "unknown format '%s' "
-		    "(text, markdown, html or json)", fmt), LAB_EXIT_INPUT;
+		    "(text, markdown, html, json or prometheus)", fmt),
+		    LAB_EXIT_INPUT;
 	if (cmd_opt(call, "runs") != NULL) {
 		if (record || out != NULL || cmd_opt(call, "since") != NULL)
 			return lab_err_set(err, LAB_EXIT_INPUT, "--runs lists "
@@ -300,6 +301,8 @@ report_run(struct lab_call *call, struct lab_err *err)
 		lab_report_html(r, &b);
 	else if (strcmp(fmt, "json") == 0)
 		lab_report_json(r, &b);
+	else if (strcmp(fmt, "prometheus") == 0)
+		lab_report_prometheus(r, &b);
 	else
 		lab_report_text(r, &b);
 	if (out != NULL) {
@@ -329,7 +332,8 @@ done:
 }
 
 static const struct lab_opt report_opts[] = {
-	{ "format", "FORMAT", "text (default), markdown, html or json",
+	{ "format", "FORMAT", "text (default), markdown, html, json or "
+	  "prometheus (a node_exporter textfile)",
 	  formats, 0 },
 	{ "out", "FILE", "write the report to FILE (atomically, keeping its "
 	  "mode; a device or FIFO is written to; a symlink is followed) and "

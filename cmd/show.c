@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "lab/facts.h"
 #include "lab/json.h"
 #include "lab/model.h"
 #include "lab/parse.h"
@@ -10,6 +11,7 @@
 #include "lab/switch.h"
 #include "lab/target.h"
 #include "lab.h"
+#include "switch.h"
 
 /* Strings from the database are printed through cmd_vis: shown, never
    obeyed by the terminal. */
@@ -123,7 +125,7 @@ show_host(const struct lab_host *h, const struct lab_power_seen *p,
 }
 
 static void
-show_switch(const struct lab_switch *s)
+show_switch(const struct lab_switch *s, const struct lab_switch_facts *sf)
 {
 	const struct lab_model	*m = lab_model_find(s->model);
 
@@ -140,12 +142,134 @@ show_switch(const struct lab_switch *s)
 		printf("snmp:     none\n");
 	if (m != NULL && m->note != NULL)
 		printf("note:     %s\n", m->note);
+	if (sf->version == NULL && sf->nents == 0 && sf->findings.n == 0)
+		printf("facts:    none recorded (lab switch discover)\n");
+	else {
+		printf("facts:\n");
+		cmd_switch_facts_print(sf, "  ");
+	}
+}
+
+/* The switch's inventory object plus its facts and known issues. */
+static void
+render_switch(struct lab_json *j, const struct lab_switch *s,
+    const struct lab_switch_facts *sf)
+{
+	lab_json_obj_begin(j);
+	lab_render_switch_fields(j, s);
+	lab_json_key(j, "facts");
+	lab_render_switch_facts_json(j, sf);
+	lab_json_key(j, "findings");
+	lab_json_arr_begin(j);
+	lab_render_fact_findings_items(j, &sf->findings);
+	lab_json_arr_end(j);
+	lab_json_obj_end(j);
+}
+
+/* What lab facts last read of a host or switch, and its findings. */
+struct seen_facts {
+	int64_t				 at;
+	struct lab_fact_kv		*kv;
+	size_t				 n;
+	struct lab_stored_finding	*f;
+	size_t				 nf;
+};
+
+static int
+facts_load(struct lab_db *db, const char *kind, const char *name,
+    struct seen_facts *sf, struct lab_err *err)
+{
+	size_t	i, k = 0;
+
+	memset(sf, 0, sizeof(*sf));
+	if (lab_db_facts_seen(db, kind, name, &sf->at, err) == -1 ||
+	    lab_db_facts_get(db, kind, name, &sf->kv, &sf->n, err) == -1 ||
+	    lab_db_fact_findings(db, name, &sf->f, &sf->nf, err) == -1)
+		return -1;
+	/* a host and a switch of one name: only this one's findings */
+	for (i = 0; i < sf->nf; i++) {
+		if (strcmp(sf->f[i].kind, kind) != 0) {
+			free(sf->f[i].kind);
+			free(sf->f[i].subject_name);
+			free(sf->f[i].f.severity);
+			free(sf->f[i].f.kind);
+			free(sf->f[i].f.subject);
+			free(sf->f[i].f.message);
+			continue;
+		}
+		sf->f[k++] = sf->f[i];
+	}
+	sf->nf = k;
+	return 0;
+}
+
+static void
+facts_release(struct seen_facts *sf)
+{
+	lab_fact_kvs_free(sf->kv, sf->n);
+	lab_stored_findings_free(sf->f, sf->nf);
+	memset(sf, 0, sizeof(*sf));
+}
+
+static void
+show_facts(const struct seen_facts *sf, const char *name)
+{
+	char	when[32];
+	size_t	i;
+
+	if (sf->n == 0 && sf->nf == 0)
+		return;
+	if (sf->at > 0) {
+		lab_format_time(sf->at, when, sizeof(when));
+		printf("facts:    %zu current, last seen %s ('lab facts %s' reads them "
+		    "again)\n", sf->n, when, name);
+	} else
+		printf("facts:    none current\n");
+	for (i = 0; i < sf->n; i++)
+		printf("  %-24s %s\n", cmd_vis(sf->kv[i].key),
+		    sf->kv[i].value ? cmd_vis(sf->kv[i].value) : "-");
+	if (sf->nf == 0) {
+		printf("findings: none\n");
+		return;
+	}
+	printf("findings: %zu from the last facts run\n", sf->nf);
+	for (i = 0; i < sf->nf; i++)
+		printf("  %-8s %s: %s\n", cmd_vis(sf->f[i].f.severity),
+		    cmd_vis(sf->f[i].f.kind), cmd_vis(sf->f[i].f.message));
+}
+
+static void
+facts_json(struct lab_json *j, const struct seen_facts *sf)
+{
+	size_t	i;
+
+	lab_json_key(j, "facts");
+	lab_json_obj_begin(j);
+	lab_json_ktime(j, "seen_at", sf->at);
+	lab_json_key(j, "values");
+	lab_json_obj_begin(j);
+	for (i = 0; i < sf->n; i++)
+		lab_json_kstr(j, sf->kv[i].key, sf->kv[i].value);
+	lab_json_obj_end(j);
+	lab_json_key(j, "findings");
+	lab_json_arr_begin(j);
+	for (i = 0; i < sf->nf; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "severity", sf->f[i].f.severity);
+		lab_json_kstr(j, "kind", sf->f[i].f.kind);
+		lab_json_kstr(j, "subject", sf->f[i].f.subject);
+		lab_json_kstr(j, "message", sf->f[i].f.message);
+		lab_json_ktime(j, "seen_at", sf->f[i].seen_at);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_obj_end(j);
 }
 
 /* The host's inventory object plus what was last observed of it. */
 static void
 render_host(struct lab_json *j, const struct lab_host *h,
-    const struct lab_power_seen *p)
+    const struct lab_power_seen *p, const struct seen_facts *sf)
 {
 	char	t[32];
 
@@ -168,6 +292,9 @@ render_host(struct lab_json *j, const struct lab_host *h,
 		lab_json_kstr(j, "error", p->error);
 		lab_json_obj_end(j);
 	}
+	/* only when lab facts ran: the object it had otherwise */
+	if (sf->n > 0 || sf->nf > 0)
+		facts_json(j, sf);
 	lab_json_obj_end(j);
 }
 
@@ -180,6 +307,8 @@ show_run(struct lab_call *call, struct lab_err *err)
 	struct lab_strv		 none;
 	struct lab_power_seen	 seen;
 	struct lab_links_seen	 links = { NULL, 0 };
+	struct seen_facts	 sf;
+	struct lab_switch_facts	 swf;
 	struct lab_buf		 b;
 	struct lab_json		 j;
 	int			 rc;
@@ -202,16 +331,33 @@ show_run(struct lab_call *call, struct lab_err *err)
 		return LAB_EXIT_INPUT;
 	}
 	memset(&seen, 0, sizeof(seen));
+	memset(&swf, 0, sizeof(swf));
+	if (h == NULL && lab_switch_facts_load(call->db, s->name, &swf,
+	    err) == -1)
+		return err->code;
 	if (h != NULL && (lab_db_power_seen(call->db, h->name, &seen, err) == -1 ||
 	    lab_db_links_of(call->db, h->name, &links, err) == -1)) {
 		lab_power_seen_release(&seen);
+		return err->code;
+	}
+	if (facts_load(call->db, h != NULL ? "host" : "switch",
+	    h != NULL ? h->name : s->name, &sf, err) == -1) {
+		facts_release(&sf);
+		lab_switch_facts_release(&swf);
+		lab_power_seen_release(&seen);
+		lab_links_seen_release(&links);
 		return err->code;
 	}
 	if (!call->json) {
 		if (h != NULL)
 			show_host(h, &seen, &links);
 		else
-			show_switch(s);
+			show_switch(s, &swf);
+		/* a switch's facts are shown as the chassis and stack above */
+		if (h != NULL)
+			show_facts(&sf, h->name);
+		facts_release(&sf);
+		lab_switch_facts_release(&swf);
 		lab_power_seen_release(&seen);
 		lab_links_seen_release(&links);
 		return LAB_EXIT_OK;
@@ -219,10 +365,12 @@ show_run(struct lab_call *call, struct lab_err *err)
 	lab_buf_init(&b);
 	lab_json_init(&j, &b);
 	if (h != NULL)
-		render_host(&j, h, &seen);
+		render_host(&j, h, &seen, &sf);
 	else
-		lab_render_switch_json(&j, s);
+		render_switch(&j, s, &swf);
 	lab_json_end(&j);
+	facts_release(&sf);
+	lab_switch_facts_release(&swf);
 	lab_power_seen_release(&seen);
 	lab_links_seen_release(&links);
 	rc = cmd_write(&b, err);

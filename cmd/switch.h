@@ -21,5 +21,9 @@ void	cmd_switch_plan_print(const struct lab_switch_plan *);
 /* Writes one plan's JSON members (switch, ok, error, vlans, changes,
  * untouched, notes, refused, mgmt_vlan) into an open object. */
 int	cmd_switch_plan_json(struct lab_json *, const struct lab_switch_plan *);
+/* Prints a switch's version, chassis and stack, and its known issues. */
+struct lab_switch_facts;
+void	cmd_switch_facts_print(const struct lab_switch_facts *,
+	    const char *indent);
 
 #endif

@@ -97,6 +97,57 @@ tables(struct lab_json *j, const struct lab_switch_view *v)
 	lab_json_arr_end(j);
 }
 
+/* A switch's facts: {version, entities: [...]}, or null when none. */
+void
+lab_render_switch_facts_json(struct lab_json *j,
+    const struct lab_switch_facts *sf)
+{
+	const struct lab_entity	*e;
+	size_t			 i;
+
+	if (sf == NULL || (sf->version == NULL && sf->nents == 0)) {
+		lab_json_null(j);
+		return;
+	}
+	lab_json_obj_begin(j);
+	lab_json_kstr(j, "version", sf->version);
+	lab_json_key(j, "entities");
+	lab_json_arr_begin(j);
+	for (i = 0; i < sf->nents; i++) {
+		e = &sf->ents[i];
+		lab_json_obj_begin(j);
+		lab_json_kint(j, "index", e->index);
+		lab_json_kstr(j, "class", e->class_name);
+		lab_json_kstr(j, "descr", e->descr);
+		lab_json_kstr(j, "name", e->name);
+		lab_json_kstr(j, "model", e->model);
+		lab_json_kstr(j, "serial", e->serial);
+		lab_json_kstr(j, "hardware_rev", e->hardware_rev);
+		lab_json_kstr(j, "firmware_rev", e->firmware_rev);
+		lab_json_kstr(j, "software_rev", e->software_rev);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+	lab_json_obj_end(j);
+}
+
+/* Known-issue findings, as members of the findings array open in j. */
+void
+lab_render_fact_findings_items(struct lab_json *j,
+    const struct lab_fact_findings *f)
+{
+	size_t	i;
+
+	for (i = 0; f != NULL && i < f->n; i++) {
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "severity", f->v[i].severity);
+		lab_json_kstr(j, "kind", f->v[i].kind);
+		lab_json_kstr(j, "subject", f->v[i].subject);
+		lab_json_kstr(j, "message", f->v[i].message);
+		lab_json_obj_end(j);
+	}
+}
+
 /* One discovered switch, with its links and findings. */
 void
 lab_render_switch_view_json(struct lab_json *j, const struct lab_switch_view *v,
@@ -150,7 +201,11 @@ lab_render_switch_view_json(struct lab_json *j, const struct lab_switch_view *v,
 		lab_json_kstr(j, "message", f->v[i].message);
 		lab_json_obj_end(j);
 	}
+	lab_render_fact_findings_items(j, &v->facts.findings);
 	lab_json_arr_end(j);
+	lab_json_key(j, "facts");
+	lab_render_switch_facts_json(j, v->ok ? &v->facts : NULL);
+	lab_json_kstr(j, "facts_note", v->facts_note);
 	lab_json_key(j, "stats");
 	lab_json_obj_begin(j);
 	lab_json_kint(j, "requests", (int64_t)v->stats.requests);

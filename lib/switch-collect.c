@@ -15,6 +15,7 @@ lab_switch_collect(const struct lab_ctx *ctx, struct lab_db *db,
     int64_t now, struct lab_switch_collected *ret, struct lab_err *err)
 {
 	struct lab_links_seen	 seen = { NULL, 0 };
+	struct lab_known_issues	 kis;
 	struct lab_switch_view	*v;
 	size_t			 i;
 
@@ -22,9 +23,14 @@ lab_switch_collect(const struct lab_ctx *ctx, struct lab_db *db,
 	ret->links = NULL;
 	ret->findings = NULL;
 	ret->n = 0;
+	/* what the facts are matched against: req's, else the effective */
+	lab_known_issues_init(&kis);
 	if (lab_db_links_seen(db, NULL, &seen, err) == -1)
 		return -1;
-	if (lab_switch_discover(ctx, inv, names, creds, req, &v, err) == -1) {
+	if ((req->known == NULL &&
+	    lab_known_issues_effective(db, &kis, err) == -1) ||
+	    lab_switch_discover(ctx, inv, names, creds, req, &v, err) == -1) {
+		lab_known_issues_release(&kis);
 		lab_links_seen_release(&seen);
 		return -1;
 	}
@@ -34,6 +40,7 @@ lab_switch_collect(const struct lab_ctx *ctx, struct lab_db *db,
 	    (ret->findings = calloc(names->n + 1,
 	    sizeof(*ret->findings))) == NULL) {
 		lab_switch_collected_release(ret);
+		lab_known_issues_release(&kis);
 		lab_links_seen_release(&seen);
 		return lab_err_oom(err);
 	}
@@ -44,6 +51,12 @@ lab_switch_collect(const struct lab_ctx *ctx, struct lab_db *db,
 		    lab_db_switch_store(db, &v[i], &ret->links[i],
 		    &ret->findings[i], now, &v[i].err) == -1))
 			v[i].ok = 0;
+		else if (v[i].ok)
+			/* its facts: a failure is a note, not a failed switch */
+			lab_switch_facts_record(db, lab_inventory_switch(inv,
+			    v[i].name), req->known != NULL ? req->known : &kis,
+			    &v[i], now);
+	lab_known_issues_release(&kis);
 	lab_links_seen_release(&seen);
 	return 0;
 }

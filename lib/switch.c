@@ -45,7 +45,18 @@ static const struct lab_oid columns[] = {
 	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 7 }, 11 },	/* lldpRemPortId */
 	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 8 }, 11 },	/* lldpRemPortDesc */
 	{ { 1, 0, 8802, 1, 1, 2, 1, 4, 1, 1, 9 }, 11 },	/* lldpRemSysName */
+	/* ENTITY-MIB: the class of every row; the rest by GET (entity()) */
+	{ { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1, 5 }, 12 },	/* entPhysicalClass */
 };
+
+/*
+ * The ENTITY-MIB columns read of the rows that matter (chassis, module,
+ * stack): entPhysicalDescr, Name, HardwareRev, FirmwareRev, SoftwareRev,
+ * SerialNum, ModelName.
+ */
+static const unsigned long entity_cols[] = { 2, 7, 8, 9, 10, 11, 13 };
+static const unsigned long entity_oid[] = { 1, 3, 6, 1, 2, 1, 47, 1, 1, 1, 1 };
+#define ENTITY_COLS	LAB_ARRAY_SIZE(entity_cols)
 
 struct run {
 	const struct lab_ctx		*ctx;
@@ -65,6 +76,9 @@ view_clear(struct lab_switch_view *v)
 	lab_snmp_vlans_release(&v->vlans);
 	lab_snmp_lags_release(&v->lags);
 	lab_snmp_neighbors_release(&v->nbrs);
+	lab_switch_facts_release(&v->facts);
+	free(v->facts_note);
+	v->facts_note = NULL;
 }
 
 /* Decodes every table; all or nothing. */
@@ -81,7 +95,8 @@ decode(struct lab_switch_view *v, const struct lab_varbind_list *l,
 	    lab_mib_vlan(l->v, l->n, &v->vlans, err) == -1 ||
 	    lab_mib_lag(l->v, l->n, &v->lags, err) == -1 ||
 	    lab_mib_cdp(l->v, l->n, &v->nbrs, err) == -1 ||
-	    lab_mib_lldp(l->v, l->n, &v->nbrs, err) == -1) {
+	    lab_mib_lldp(l->v, l->n, &v->nbrs, err) == -1 ||
+	    lab_mib_entity(l->v, l->n, &v->facts, err) == -1) {
 		view_clear(v);
 		return -1;
 	}
@@ -119,6 +134,48 @@ lab_switch_target(const struct lab_switch *sw, const struct lab_creds *creds,
 	return 0;
 }
 
+/*
+ * GETs the text columns of the entities that matter, as few rows a
+ * request as fit max varbinds. They are facts, not the discovery: a
+ * failure is a note (an SNMPv1 agent answers a missing one with an error).
+ */
+static void
+entity(struct lab_snmp *s, struct lab_varbind_list *l, int max,
+    struct lab_switch_view *v)
+{
+	unsigned long	 idx[LAB_MIB_ENTITY_MAX_ROWS];
+	struct lab_oid	*oids;
+	struct lab_err	 e;
+	size_t		 nidx, i, c, n = 0, per;
+
+	nidx = lab_mib_entity_indexes(l->v, l->n, idx, LAB_ARRAY_SIZE(idx));
+	if (nidx == 0)
+		return;
+	per = (size_t)max / ENTITY_COLS > 0 ? (size_t)max / ENTITY_COLS : 1;
+	if ((oids = calloc(per * ENTITY_COLS, sizeof(*oids))) == NULL) {
+		v->facts_note = lab_strdup("ENTITY-MIB not read: out of memory");
+		return;
+	}
+	lab_err_init(&e);
+	for (i = 0; i < nidx; i++) {
+		for (c = 0; c < ENTITY_COLS; c++, n++) {
+			memcpy(oids[n].v, entity_oid, sizeof(entity_oid));
+			oids[n].v[LAB_ARRAY_SIZE(entity_oid)] = entity_cols[c];
+			oids[n].v[LAB_ARRAY_SIZE(entity_oid) + 1] = idx[i];
+			oids[n].len = LAB_ARRAY_SIZE(entity_oid) + 2;
+		}
+		if ((i + 1) % per != 0 && i + 1 < nidx)
+			continue;
+		if (lab_snmp_get(s, oids, n, l, &e) == -1) {
+			v->facts_note = lab_asprintf("ENTITY-MIB not read: %s",
+			    e.msg);
+			break;
+		}
+		n = 0;
+	}
+	free(oids);
+}
+
 static void
 work(void *arg, const void *item, void *res)
 {
@@ -145,8 +202,11 @@ work(void *arg, const void *item, void *res)
 	    &v->err) == -1 ||
 	    lab_snmp_walk(s, columns, LAB_ARRAY_SIZE(columns),
 	    run->req->max_varbinds > 0 ? run->req->max_varbinds : 60, &l,
-	    &v->err) == -1 ||
-	    decode(v, &l, &v->err) == -1)
+	    &v->err) == -1)
+		goto out;
+	entity(s, &l, run->req->max_varbinds > 0 ? run->req->max_varbinds :
+	    60, v);
+	if (decode(v, &l, &v->err) == -1)
 		goto out;
 	v->ok = 1;
 out:

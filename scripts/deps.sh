@@ -36,6 +36,8 @@ test="$test fio smartmontools mdadm lvm2"
 test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs"
 # tests/integration/db-faults.sh: tmpfs mounts, lab run as nobody
 test="$test mount"
+# lab report --format prometheus checked by promtool (tests/report/prom.sh)
+test="$test prometheus"
 # the lab in a box alone (sh scripts/demo.sh box)
 box="$demo debootstrap qemu-system-x86 qemu-utils e2fsprogs openssh-client
 python3"

@@ -342,6 +342,10 @@ int	lab_db_facts_put(struct lab_db *, const char *kind, const char *subject,
 int	lab_db_facts_get(struct lab_db *, const char *kind, const char *subject,
 	    struct lab_fact_kv **ret, size_t *n, struct lab_err *err);
 
+/* When the subject's current facts were last seen; 0 when it has none. */
+int	lab_db_facts_seen(struct lab_db *, const char *kind,
+	    const char *subject, int64_t *last, struct lab_err *err);
+
 /* A change of one fact: from NULL is new, to NULL is gone. */
 struct lab_fact_event {
 	char		*kind;

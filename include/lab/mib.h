@@ -270,4 +270,33 @@ int	lab_mib_cdp(const struct lab_varbind *, size_t,
 int	lab_mib_lldp(const struct lab_varbind *, size_t,
 	    struct lab_snmp_neighbors *, struct lab_err *);
 
+/*
+ * ENTITY-MIB entPhysicalTable (issue 20): the rows of class chassis(3),
+ * module(9) and stack(11) that name anything (an empty stack slot does
+ * not), sorted by index, into out->ents; out->version is the version in
+ * sysDescr (lab_mib_sysdescr_version) when the list has one, else the
+ * software revision of the first chassis that has one. Empty texts are
+ * NULL. out->switch_name and out->findings are left empty.
+ */
+struct lab_switch_facts;
+/*
+ * What discovery asks: entPhysicalClass is walked (one column, every
+ * row), then only the rows that matter are read by GET. This gives their
+ * indexes (class chassis, module or stack), ascending and unique, at most
+ * max of them; returns how many.
+ */
+#define LAB_MIB_ENTITY_MAX_ROWS	64
+size_t	lab_mib_entity_indexes(const struct lab_varbind *, size_t,
+	    unsigned long *out, size_t max);
+int	lab_mib_entity(const struct lab_varbind *, size_t,
+	    struct lab_switch_facts *, struct lab_err *);
+/*
+ * The software version a sysDescr names: the token after "Version"
+ * ("Cisco IOS Software, ... Version 15.2(2)E7, RELEASE" gives
+ * "15.2(2)E7"), up to a comma or a space, copied into buf (NUL-ended).
+ * 1 when found, 0 when the text names none (Cisco SB's "SG350X-24P
+ * 24-Port Gigabit PoE Stackable Managed Switch") or it does not fit.
+ */
+int	lab_mib_sysdescr_version(const char *descr, char *buf, size_t len);
+
 #endif

@@ -35,6 +35,8 @@ void	lab_json_kargs(struct lab_json *, const char *key, const char *line);
 void	lab_render_host_fields(struct lab_json *, const struct lab_host *);
 /* One switch: name, model, address, port, snmp. */
 void	lab_render_switch_json(struct lab_json *, const struct lab_switch *);
+/* The same members without the braces, for callers that add more. */
+void	lab_render_switch_fields(struct lab_json *, const struct lab_switch *);
 /*
  * A VLAN wish as members of the object open in j: vlan, or vlans and
  * native, and tagged when true; nothing when unset.
@@ -55,11 +57,25 @@ struct lab_links;
 struct lab_findings;
 /*
  * One discovered switch: name, ok, error, system, ports, fdb, vlans, lags,
- * neighbors, links, findings, stats (lib/render-switch.c).
+ * neighbors, links, findings (with known issues), facts, facts_note,
+ * stats (lib/render-switch.c).
  */
 void	lab_render_switch_view_json(struct lab_json *,
 	    const struct lab_switch_view *, const struct lab_links *,
 	    const struct lab_findings *);
+/*
+ * A switch's facts (issue 20): {version, entities: [{index, class, descr,
+ * name, model, serial, hardware_rev, firmware_rev, software_rev}]}, or
+ * null when it has none (lib/render-switch.c).
+ */
+struct lab_switch_facts;
+struct lab_fact_findings;
+void	lab_render_switch_facts_json(struct lab_json *,
+	    const struct lab_switch_facts *);
+/* Findings of facts as objects {severity, kind, subject, message} into
+ * the array open in j. */
+void	lab_render_fact_findings_items(struct lab_json *,
+	    const struct lab_fact_findings *);
 /* Formats a time as ISO 8601 UTC ("2026-11-30T18:53:45Z"); buf of 32. */
 void	lab_format_time(int64_t, char *buf, size_t len);
 /* key: the time as lab_format_time writes it, or null when t is 0. */

@@ -12,6 +12,8 @@
 #include "lab/str.h"
 
 struct lab_switch_apply_row;
+struct lab_stored_finding;
+struct lab_fact_event;
 
 struct lab_bmc;
 
@@ -173,6 +175,14 @@ struct lab_report {
 	 * newest first. */
 	struct lab_switch_apply_row	*switch_applies;
 	size_t				 nswitch_applies;
+	/* The Drift section (lab facts, include/lab/facts.h): the findings
+	 * of each host's and switch's last facts run, and the changes of
+	 * facts since the baseline (none without one; a new fact only of a
+	 * subject known before it), oldest first. */
+	struct lab_stored_finding	*drift_findings;
+	size_t				 ndrift_findings;
+	struct lab_fact_event		*drift_changes;
+	size_t				 ndrift_changes;
 };
 
 /* The summary counts every renderer shows. */
@@ -242,8 +252,15 @@ void	lab_report_markdown(const struct lab_report *, struct lab_buf *out);
 void	lab_report_html(const struct lab_report *, struct lab_buf *out);
 /* {generated_at, previous_run, baseline {id, time} or null, summary,
  * hosts, switches, changes, findings [severity, subject, message],
- * audit}. */
+ * audit, drift {findings, changes} when either has one}. */
 void	lab_report_json(const struct lab_report *, struct lab_buf *out);
+
+/*
+ * A node_exporter textfile (lib/report/prom.c): findings by host,
+ * severity and kind, drift findings and fact changes by host, power
+ * states, BMC reachability, link speeds, the last bench figures.
+ */
+void	lab_report_prometheus(const struct lab_report *, struct lab_buf *out);
 
 /* What marks an HTML page as one of lab's reports (in its <head>), and
  * what holds its "next" link, which a later page may rewrite. */

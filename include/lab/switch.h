@@ -9,6 +9,7 @@
 #include "lab/ctx.h"
 #include "lab/db.h"
 #include "lab/err.h"
+#include "lab/facts.h"
 #include "lab/inventory.h"
 #include "lab/snmp.h"
 #include "lab/mib.h"
@@ -33,6 +34,10 @@ struct lab_switch_view {
 	struct lab_snmp_neighbors	 nbrs;
 	struct lab_snmp_stats		 stats;
 	int64_t				 elapsed_ms;
+	/* ENTITY-MIB and sysDescr (issue 20); findings: known issues */
+	struct lab_switch_facts		 facts;
+	/* why the facts were not stored (discovery still ok), or NULL */
+	char				*facts_note;
 };
 
 /* Which NIC is on which port. */
@@ -85,6 +90,8 @@ struct lab_switch_req {
 	size_t	fanout;
 	/* the whole discovery of one switch; 0: LAB_SWITCH_DEADLINE_S */
 	int	deadline_s;
+	/* what the switch facts are matched against (NULL: nothing) */
+	const struct lab_known_issues	*known;
 };
 
 /* A discovery that has not ended by then fails (--deadline). */
@@ -235,5 +242,28 @@ int	lab_db_switch_aliases_record(struct lab_db *, const char *switch_name,
 	    struct lab_alias_changes *c, int64_t now, struct lab_err *err);
 /* The static string for a finding kind read back from the database. */
 const char *lab_finding_kind_static(const char *);
+
+/*
+ * A switch's facts (lib/switch-facts.c, issue 20). The facts of a view
+ * as sorted keys "version", "entity.INDEX.{class,descr,name,model,serial,
+ * hardware_rev,firmware_rev,software_rev}", and back.
+ */
+int	lab_switch_facts_flatten(const struct lab_switch_facts *,
+	    struct lab_fact_kv **ret, size_t *n, struct lab_err *err);
+int	lab_switch_facts_unflatten(const struct lab_fact_kv *, size_t n,
+	    struct lab_switch_facts *, struct lab_err *err);
+/* Adds a finding to sf for each known issue of kis (may be NULL) that a
+ * chassis's model and software revision (else the version) match. */
+int	lab_switch_facts_check(const struct lab_switch *,
+	    const struct lab_known_issues *kis, struct lab_switch_facts *sf,
+	    struct lab_err *err);
+/* Checks and stores the facts of a successful view; a failure is no
+ * discovery's: it sets v->facts_note. */
+void	lab_switch_facts_record(struct lab_db *, const struct lab_switch *,
+	    const struct lab_known_issues *kis, struct lab_switch_view *v,
+	    int64_t now);
+/* The facts and findings of a switch's last discovery (lab show). */
+int	lab_switch_facts_load(struct lab_db *, const char *name,
+	    struct lab_switch_facts *, struct lab_err *err);
 
 #endif

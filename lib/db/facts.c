@@ -4,6 +4,7 @@
 
 #include "lab/facts.h"
 #include "db-priv.h"
+#include "report-rows.h"
 
 /*
  * Facts with first- and last-seen times, and the findings of the last
@@ -354,6 +355,26 @@ lab_db_facts_get(struct lab_db *db, const char *kind, const char *subject,
 	return 0;
 }
 
+int
+lab_db_facts_seen(struct lab_db *db, const char *kind, const char *subject,
+    int64_t *last, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*last = 0;
+	if (lab_db_prepare(db, "SELECT MAX(last_seen) FROM facts WHERE "
+	    "kind = ?1 AND subject = ?2 AND current = 1", &st, err) == -1)
+		return -1;
+	lab_db_bind_text(st, 1, kind);
+	lab_db_bind_text(st, 2, subject);
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+		return lab_db_step_fail(db, st, rc, err, "read facts");
+	*last = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return 0;
+}
+
 /*
  * Opened rows (new, or changed when a row of the key closed as it
  * opened), then closed rows that nothing replaced (gone).
@@ -447,5 +468,27 @@ lab_db_fact_findings(struct lab_db *db, const char *subject,
 	sqlite3_finalize(st);
 	*ret = v;
 	*n = m;
+	return 0;
+}
+
+int
+lab_db_report_fact_known(struct lab_db *db, const char *kind,
+    const char *subject, int64_t before, int *known, struct lab_err *err)
+{
+	sqlite3_stmt	*st;
+	int		 rc;
+
+	*known = 0;
+	if (lab_db_prepare(db, "SELECT 1 FROM facts WHERE kind = ?1 AND "
+	    "subject = ?2 AND first_seen <= ?3 LIMIT 1", &st, err) == -1)
+		return -1;
+	lab_db_bind_text(st, 1, kind);
+	lab_db_bind_text(st, 2, subject);
+	sqlite3_bind_int64(st, 3, before);
+	rc = sqlite3_step(st);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return lab_db_step_fail(db, st, rc, err, "read facts");
+	*known = rc == SQLITE_ROW;
+	sqlite3_finalize(st);
 	return 0;
 }

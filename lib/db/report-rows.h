@@ -174,4 +174,13 @@ int	lab_db_report_runs(struct lab_db *,
 int	lab_db_report_record(struct lab_db *, int64_t when,
 	    const char *snapshot, int64_t *id, struct lab_err *err);
 
+/*
+ * Whether the subject had a fact first seen at or before before (the
+ * report's Drift section lists a new fact only of a subject it knew:
+ * lib/db/facts.c).
+ */
+int	lab_db_report_fact_known(struct lab_db *, const char *kind,
+	    const char *subject, int64_t before, int *known,
+	    struct lab_err *err);
+
 #endif

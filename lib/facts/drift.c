@@ -28,7 +28,10 @@
  *
  * A disk is swapped when its kernel name had another serial in the
  * previous facts ("disk.NAME.serial") and that serial is on none of the
- * host's disks now (a disk renamed across a boot is not swapped).
+ * host's disks now (a disk renamed across a boot is not swapped): that
+ * finding only, not also an extra disk; a declared disk whose device:
+ * names the old serial is not missing either (the finding says what to
+ * write there).
  *
  * NICs: a declared NIC is the host's NIC of that name; absent, it is
  * missing (naming the NIC that has its MAC, if any); present, its MAC
@@ -71,6 +74,9 @@ struct drift {
 	int				 oom;
 	int				*taken;	/* observed disk -> declared + 1 */
 	int				*cand;	/* observed disk is a disk */
+	const char			**was;	/* its serial before a swap */
+	int				*covers; /* declared + 1 whose device:
+						    names the old serial */
 };
 
 static void
@@ -284,6 +290,7 @@ untaken(const struct drift *d, struct lab_buf *b)
 {
 	size_t	i;
 	char	sz[32];
+	int	first = 1;
 
 	for (i = 0; i < d->f->ndisks; i++) {
 		const struct lab_fact_disk *x = &d->f->disks[i];
@@ -291,8 +298,9 @@ untaken(const struct drift *d, struct lab_buf *b)
 		if (!d->cand[i] || d->taken[i])
 			continue;
 		human(x->size_bytes, sz, sizeof(sz));
-		lab_buf_addf(b, "%s%s %s %s", b->len ? ", " : "", x->name, sz,
-		    seen_kind(x) != NULL ? seen_kind(x) : "");
+		lab_buf_addf(b, "%s%s %s %s", first ? "" : ", ", x->name, sz,
+		    seen_kind(x) != NULL ? seen_kind(x) : "unknown");
+		first = 0;
 	}
 }
 
@@ -352,12 +360,13 @@ serial_now(const struct drift *d, const char *serial)
 	return 0;
 }
 
+/* Which disks were swapped: their name had another serial, now on none. */
 static void
-check_swapped(struct drift *d)
+find_swaps(struct drift *d)
 {
 	const struct lab_host_facts	*f = d->f;
 	const char			*was;
-	char				 key[128], subj[256], msg[512];
+	char				 key[128];
 	size_t				 i;
 
 	for (i = 0; i < f->ndisks; i++) {
@@ -370,14 +379,72 @@ check_swapped(struct drift *d)
 		if (was == NULL || strcmp(was, x->serial) == 0 ||
 		    serial_now(d, was))
 			continue;
-		disk_subject(d, d->taken[i] ? &d->h->disks[d->taken[i] - 1] :
-		    NULL, x, subj, sizeof(subj));
-		snprintf(msg, sizeof(msg), "%s: serial was %s, now %s (%s%s%s): "
-		    "the disk was swapped", subj, was, x->serial,
-		    x->model != NULL ? x->model : "model unknown",
-		    x->path != NULL ? ", " : "", x->path != NULL ? x->path : "");
-		add(d, "warning", LAB_FINDING_DISK_SWAPPED, subj, msg);
+		d->was[i] = was;
 	}
+}
+
+/* 1 when the declared disk's device: names a swapped disk's old serial. */
+static int
+covered(struct drift *d, size_t decl)
+{
+	const char	*dev = d->h->disks[decl].device;
+	size_t		 i;
+
+	for (i = 0; dev != NULL && i < d->f->ndisks; i++)
+		if (d->was[i] != NULL && !d->covers[i] &&
+		    strstr(dev, d->was[i]) != NULL) {
+			d->covers[i] = (int)decl + 1;
+			return 1;
+		}
+	return 0;
+}
+
+static void
+swapped(struct drift *d, size_t i)
+{
+	const struct lab_fact_disk	*x = &d->f->disks[i];
+	const struct lab_disk		*dd = NULL;
+	struct lab_buf			 b;
+	char				 subj[256], *msg;
+
+	if (d->taken[i])
+		dd = &d->h->disks[d->taken[i] - 1];
+	else if (d->covers[i])
+		dd = &d->h->disks[d->covers[i] - 1];
+	disk_subject(d, dd, x, subj, sizeof(subj));
+	lab_buf_init(&b);
+	lab_buf_addf(&b, "%s: serial was %s, now %s (%s%s%s): the disk was "
+	    "swapped", subj, d->was[i], x->serial,
+	    x->model != NULL ? x->model : "model unknown",
+	    x->path != NULL ? ", " : "", x->path != NULL ? x->path : "");
+	if (d->covers[i])
+		lab_buf_addf(&b, "; the inventory's device: %s names the old "
+		    "disk: write %s", dd->device, x->path != NULL ? x->path :
+		    x->name);
+	if (b.oom) {
+		d->oom = 1;
+		lab_buf_release(&b);
+		return;
+	}
+	msg = lab_buf_steal(&b);
+	add(d, "warning", LAB_FINDING_DISK_SWAPPED, subj, msg);
+	free(msg);
+}
+
+static void
+extra(struct drift *d, size_t i)
+{
+	const struct lab_fact_disk	*x = &d->f->disks[i];
+	char				 subj[256], msg[512], sz[32], kind[96];
+
+	disk_subject(d, NULL, x, subj, sizeof(subj));
+	human(x->size_bytes, sz, sizeof(sz));
+	describe_kind(x, kind, sizeof(kind));
+	snprintf(msg, sizeof(msg), "%s: %s %s, serial %s, is not in the "
+	    "inventory (declared: %zu disks); `lab facts %s --yaml` writes "
+	    "its entry", subj, sz, kind, x->serial != NULL ? x->serial :
+	    "unknown", d->h->ndisks, d->h->name);
+	add(d, "info", LAB_FINDING_DISK_EXTRA, subj, msg);
 }
 
 static void
@@ -388,7 +455,6 @@ check_disks(struct drift *d)
 	long				*match;
 	size_t				 i;
 	int				 pass;
-	char				 subj[256], msg[512], sz[32];
 
 	if ((match = calloc(h->ndisks + 1, sizeof(*match))) == NULL) {
 		d->oom = 1;
@@ -408,29 +474,19 @@ check_disks(struct drift *d)
 			if (match[i] != -1)
 				d->taken[match[i]] = (int)i + 1;
 		}
+	find_swaps(d);
 	for (i = 0; i < h->ndisks; i++)
-		if (match[i] == -1)
-			missing_disk(d, &h->disks[i]);
-		else
+		if (match[i] != -1)
 			check_disk(d, &h->disks[i], &f->disks[match[i]]);
-	for (i = 0; i < f->ndisks; i++) {
-		const struct lab_fact_disk *x = &f->disks[i];
-		char kind[96];
-
-		if (!d->cand[i] || d->taken[i])
-			continue;
-		disk_subject(d, NULL, x, subj, sizeof(subj));
-		human(x->size_bytes, sz, sizeof(sz));
-		describe_kind(x, kind, sizeof(kind));
-		snprintf(msg, sizeof(msg), "%s: %s %s, serial %s, is not in the "
-		    "inventory (declared: %zu disks); `lab facts %s --yaml` "
-		    "writes its entry", subj, sz, kind,
-		    x->serial != NULL ? x->serial : "unknown", h->ndisks,
-		    h->name);
-		add(d, "info", LAB_FINDING_DISK_EXTRA, subj, msg);
-	}
+		else if (!covered(d, i))
+			missing_disk(d, &h->disks[i]);
+	/* a swapped disk is that finding, not also an extra one */
+	for (i = 0; i < f->ndisks; i++)
+		if (d->was[i] != NULL)
+			swapped(d, i);
+		else if (d->cand[i] && !d->taken[i])
+			extra(d, i);
 	free(match);
-	check_swapped(d);
 }
 
 static const struct lab_fact_nic *
@@ -607,7 +663,7 @@ check_nm(struct drift *d)
 		lab_buf_init(&msg);
 		lab_buf_addf(&msg, "%s: NetworkManager manages %s, %s: "
 		    "NetworkManager should leave it unmanaged; put "
-		    "\"[keyfile]\\nunmanaged-devices=%s\" in "
+		    "\"unmanaged-devices=%s\" under [keyfile] in "
 		    "/etc/NetworkManager/conf.d/99-lab-unmanaged.conf and "
 		    "`systemctl reload NetworkManager`, or for now "
 		    "`nmcli device set %s managed no`", subj, m->v[i], what,
@@ -622,6 +678,15 @@ check_nm(struct drift *d)
 	if (conf.oom)
 		d->oom = 1;
 	lab_buf_release(&conf);
+}
+
+static void
+drift_free(struct drift *d)
+{
+	free(d->taken);
+	free(d->cand);
+	free(d->was);
+	free(d->covers);
 }
 
 int
@@ -643,9 +708,11 @@ lab_facts_drift_prev(const struct lab_host *h, const struct lab_host_facts *f,
 	d.out = out;
 	d.taken = calloc(f->ndisks + 1, sizeof(*d.taken));
 	d.cand = calloc(f->ndisks + 1, sizeof(*d.cand));
-	if (d.taken == NULL || d.cand == NULL) {
-		free(d.taken);
-		free(d.cand);
+	d.was = calloc(f->ndisks + 1, sizeof(*d.was));
+	d.covers = calloc(f->ndisks + 1, sizeof(*d.covers));
+	if (d.taken == NULL || d.cand == NULL || d.was == NULL ||
+	    d.covers == NULL) {
+		drift_free(&d);
 		return lab_err_oom(err);
 	}
 	if (f->ndisks > 0)
@@ -657,8 +724,7 @@ lab_facts_drift_prev(const struct lab_host *h, const struct lab_host_facts *f,
 		if (ports[i].nic != NULL)
 			check_link(&d, &ports[i]);
 	check_nm(&d);
-	free(d.taken);
-	free(d.cand);
+	drift_free(&d);
 	if (d.oom)
 		return lab_err_oom(err);
 	lab_fact_findings_sort(out);

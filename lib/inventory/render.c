@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <time.h>
 
+#include "lab/facts.h"
 #include "lab/render.h"
 
 /* One host as JSON. */
@@ -145,6 +146,14 @@ void
 lab_render_switch_json(struct lab_json *j, const struct lab_switch *s)
 {
 	lab_json_obj_begin(j);
+	lab_render_switch_fields(j, s);
+	lab_json_obj_end(j);
+}
+
+/* The members of lab_render_switch_json, for callers that add more. */
+void
+lab_render_switch_fields(struct lab_json *j, const struct lab_switch *s)
+{
 	lab_json_kstr(j, "name", s->name);
 	lab_json_kstr(j, "model", s->model);
 	lab_json_kstr(j, "address", s->address);
@@ -170,10 +179,39 @@ lab_render_switch_json(struct lab_json *j, const struct lab_switch *s)
 		lab_json_obj_end(j);
 	}
 	lab_render_switch_vlans_fields(j, s);
-	lab_json_obj_end(j);
 }
 
 /* The whole inventory as JSON. */
+/* The known_issues: of the inventory (include/lab/facts.h), [] when none. */
+static void
+render_known_json(struct lab_json *j, const struct lab_known_issues *k)
+{
+	const struct lab_known_issue	*ki;
+	size_t				 i;
+
+	lab_json_key(j, "known_issues");
+	lab_json_arr_begin(j);
+	for (i = 0; k != NULL && i < k->n; i++) {
+		ki = &k->v[i];
+		lab_json_obj_begin(j);
+		lab_json_key(j, "match");
+		lab_json_obj_begin(j);
+		lab_json_kstr(j, "model", ki->model);
+		lab_json_kstr(j, "bmc", ki->bmc);
+		lab_json_kstr(j, "component", ki->component);
+		lab_json_kstr(j, "product", ki->product);
+		lab_json_kstr(j, "below", ki->below);
+		lab_json_kstr(j, "equal", ki->equal);
+		lab_json_kstr(j, "matching", ki->matching);
+		lab_json_obj_end(j);
+		lab_json_kstr(j, "severity", ki->severity);
+		lab_json_kstr(j, "message", ki->message);
+		lab_json_kstr(j, "source", ki->source);
+		lab_json_obj_end(j);
+	}
+	lab_json_arr_end(j);
+}
+
 void
 lab_render_inventory_json(struct lab_json *j, const struct lab_inventory *inv)
 {
@@ -199,6 +237,7 @@ lab_render_inventory_json(struct lab_json *j, const struct lab_inventory *inv)
 	for (i = 0; i < inv->nswitches; i++)
 		lab_render_switch_json(j, &inv->switches[i]);
 	lab_json_arr_end(j);
+	render_known_json(j, inv->known);
 	lab_json_obj_end(j);
 }
 

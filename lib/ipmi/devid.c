@@ -126,7 +126,8 @@ lab_ipmi_device_id(struct lab_ipmi *ip, struct lab_fact_bmc *ret,
 {
 	struct lab_fact_bmc	 b;
 	fiid_obj_t		 rs;
-	uint64_t		 dev, major, minor, vmaj, vmin, mfr, prod, fru;
+	uint64_t		 dev = 0, major = 0, minor = 0, vmaj = 0, vmin = 0;
+	uint64_t		 mfr = 0, prod = 0, fru = 0;
 	const char		*name;
 	int			 rv;
 
@@ -149,7 +150,7 @@ lab_ipmi_device_id(struct lab_ipmi *ip, struct lab_fact_bmc *ret,
 	    &fru) == -1)
 		fru = 0;
 	fiid_obj_destroy(rs);
-	if (rv == -1)
+	if (rv != 0)
 		return -1;
 	b.device_id = (long)dev;
 	b.manufacturer_id = (long)mfr;

@@ -598,8 +598,10 @@ lab_report_html(const struct lab_report *r, struct lab_buf *b)
 	    css);
 	when(b, r->generated_at);
 	lab_buf_adds(b, "</p><nav><a href=\"#summary\">Summary</a>"
-	    "<a href=\"#findings\">Findings</a><a href=\"#changes\">Changes</a>"
-	    "<a href=\"#hosts\">Hosts</a>");
+	    "<a href=\"#findings\">Findings</a><a href=\"#changes\">Changes</a>");
+	if (lab_report_has_drift(r))
+		lab_buf_adds(b, "<a href=\"#drift\">Drift</a>");
+	lab_buf_adds(b, "<a href=\"#hosts\">Hosts</a>");
 	if (lab_report_has_disks(r))
 		lab_buf_adds(b, "<a href=\"#disks\">Disks</a>");
 	lab_buf_adds(b, "<a href=\"#switches\">Switches</a>"
@@ -609,6 +611,7 @@ lab_report_html(const struct lab_report *r, struct lab_buf *b)
 	summary(r, b);
 	findings(r, b);
 	changes(r, b);
+	lab_report_drift_html(r, b);
 	hosts(r, b);
 	lab_report_disks_html(r, b);
 	switches(r, b);

@@ -534,6 +534,7 @@ lab_report_build(struct lab_db *db, int64_t now, int64_t since_run,
 	}
 	if (lab_report_snapshot(db, r, err) == -1 ||
 	    lab_report_changes(db, r, since_run, since_time, err) == -1 ||
+	    lab_report_drift(db, r, err) == -1 ||
 	    lab_report_history(db, r, &hids, err) == -1)
 		goto out;
 	*ret = r;
@@ -712,6 +713,7 @@ lab_report_free(struct lab_report *r)
 		free(r->audit[i].message);
 	}
 	free(r->audit);
+	lab_report_drift_free(r);
 	free(r->snapshot);
 	free(r->page_prev);
 	free(r->page_next);

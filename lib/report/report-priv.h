@@ -43,4 +43,17 @@ void	lab_report_switch_applies_json(const struct lab_report *,
 void	lab_report_switch_applies_html(const struct lab_report *,
 	    struct lab_buf *);
 
+/* The Drift section (drift.c): loaded after the changes (it needs the
+ * baseline); each renderer writes nothing when it has nothing. */
+int	lab_report_drift(struct lab_db *, struct lab_report *,
+	    struct lab_err *err);
+void	lab_report_drift_free(struct lab_report *);
+void	lab_report_drift_text(const struct lab_report *, struct lab_buf *);
+void	lab_report_drift_markdown(const struct lab_report *,
+	    struct lab_buf *);
+void	lab_report_drift_html(const struct lab_report *, struct lab_buf *);
+void	lab_report_drift_json(const struct lab_report *, struct lab_json *);
+/* 1 when the report has a Drift section. */
+int	lab_report_has_drift(const struct lab_report *);
+
 #endif

@@ -256,6 +256,7 @@ text_body(const struct lab_report *r, struct lab_buf *b)
 		    r->findings[i].kind : "", r->findings[i].kind ? ": " : "",
 		    r->findings[i].message);
 
+	lab_report_drift_text(r, b);
 	lab_report_switch_applies_text(r, b);
 	lab_buf_adds(b, "\nRecent audit log\n");
 	if (r->naudit == 0)
@@ -474,6 +475,7 @@ lab_report_markdown(const struct lab_report *r, struct lab_buf *b)
 		lab_buf_adds(b, " |\n");
 	}
 
+	lab_report_drift_markdown(r, b);
 	lab_buf_adds(b, "\n## Recent audit log\n\n");
 	if (r->naudit == 0)
 		lab_buf_adds(b, "Empty.\n");

@@ -173,6 +173,65 @@ else
 	not_ok "a bad known-issues file (exit $rc)"
 fi
 
+# End to end: lab facts of two MicroServers with RACs and no ssh: (the
+# SSH part fails, the BMC part is read). The known issue of the RAC is
+# imported with the inventory (it replaces the shipped one of the same
+# match): old (1.20) has it as a finding, new (1.30) has none.
+printf 'sim: {username: admin, password: password}\n' >"$T/creds.yaml"
+chmod 600 "$T/creds.yaml"
+cat >"$T/lab.yaml" <<YAML
+hosts:
+  - name: old
+    model: hp-microserver-n40l
+    bmc: {type: rac, address: $(bmc_addr 1), credential: sim,
+          workarounds: [$W]}
+  - name: new
+    model: hp-microserver-n40l
+    bmc: {type: rac, address: $(bmc_addr 2), credential: sim,
+          workarounds: [$W]}
+YAML
+export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/creds.yaml"
+"$LAB" import "$T/lab.yaml" "$T/known.yaml" >"$T/out" 2>"$T/err"
+rc=$?
+has "import: the known issue" "+ known-issue bmc below 1.30 \
+model=hp-microserver-* bmc=rac"
+"$LAB" facts old new --json --no-record >"$T/out" 2>"$T/err"
+rc=$?
+# exit 1: no ssh: on either host; the BMC part is what this test reads
+if [ "$rc" -gt 1 ]; then
+	not_ok "lab facts old new (exit $rc)"
+elif python3 - "$T/out" >"$T/py" 2>&1 <<'PY'
+import json
+import sys
+
+doc = json.load(open(sys.argv[1]))
+hosts = doc if isinstance(doc, list) else doc.get("hosts", doc)
+by = {h["host"]: h for h in hosts}
+bad = []
+for name, fw in (("old", "1.20"), ("new", "1.30")):
+    b = by[name]["bmc"]
+    if not b.get("ok") or b.get("firmware") != fw:
+        bad.append("%s: bmc %r, want firmware %s" % (name, b, fw))
+    if b.get("manufacturer") != "Hewlett-Packard":
+        bad.append("%s: manufacturer %r" % (name, b.get("manufacturer")))
+ki = [f for f in by["old"]["findings"] if f["kind"] == "known-issue"]
+if len(ki) != 1 or "the RAC stops answering on the network; update to " \
+        "1.3 (source: test)" not in ki[0]["message"] or \
+        ki[0]["severity"] != "warning":
+    bad.append("old: known-issue findings %r" % ki)
+ki = [f for f in by["new"]["findings"] if f["kind"] == "known-issue"]
+if ki:
+    bad.append("new: known-issue findings %r" % ki)
+print("\n".join(bad))
+sys.exit(1 if bad else 0)
+PY
+then
+	ok "lab facts --json: old 1.20 with the known issue, new 1.30 without"
+else
+	sed 's/^/#   /' "$T/py"
+	not_ok "lab facts --json"
+fi
+
 if [ "$failed" -ne 0 ]; then
 	echo "# $failed check(s) failed"
 	exit 1

@@ -112,6 +112,54 @@ run show show pc22
 has show.out "eth0 .*00:0c:15:03:b0:b7 *on sg350x gi1/0/22"
 ok
 
+# the switch's facts (ENTITY-MIB, sysDescr): the captures' own rows, in
+# discover's JSON and stored for lab show
+E="S['sg350x']['facts']['entities']"
+[ "$(json d1.out "S['sg350x']['facts']['version']")" = 2.5.9.13 ] || fail "sg350x version"
+[ "$(json d1.out "[(e['class'], e['serial'], e['hardware_rev'], e['firmware_rev'], e['software_rev']) for e in $E if e['index'] == 67109120]")" = \
+	"[('chassis', 'DNI232304PG', 'V04', '3.5.7.13', '2.5.9.13')]" ] || fail "sg350x chassis facts"
+[ "$(json d1.out "S['c2960']['facts']['version']")" = "15.0(2a)EX5" ] || fail "2960 version from sysDescr"
+[ "$(json d1.out "[e['serial'] for e in S['c2960']['facts']['entities'] if e['class'] == 'chassis']")" = \
+	"['FCW1929B68S', 'FCW1931A06Z', 'FCW1929B6BP']" ] || fail "2960 stack serials"
+[ "$(json d1.out "S['sg350']['facts']")" = None ] || fail "sg350-10 has no ENTITY-MIB"
+[ "$(json d1.out "[S[x]['facts_note'] for x in S]")" = "[None, None, None]" ] || fail "facts not stored"
+run showsw show sg350x --json
+[ "$(rc showsw)" = 0 ] || fail "show sg350x rc $(rc showsw)"
+[ "$(json showsw.out "[(e['serial'], e['software_rev']) for e in d['facts']['entities'] if e['class'] == 'chassis']")" = \
+	"[('DNI232304PG', '2.5.9.13')]" ] || fail "show --json facts"
+[ "$(json showsw.out "d['facts']['version']")" = 2.5.9.13 ] || fail "show --json version"
+run showc show c2960
+has showc.out "chassis  2001 2 (WS-C2960X-24PS-L), serial FCW1931A06Z, hardware V02, firmware 15.0(2a)EX5, software 15.0(2a)EX5"
+has showc.out "version  15.0(2a)EX5"
+ok
+
+# a known issue (known_issues: of an imported file) of the SG350X's
+# version is a finding at discover and in lab show; another version is not
+ki() {
+	cat "$T/lab.yaml"
+	printf 'known_issues:\n  - match: {component: switch, product: "SG350X-*", %s: "%s"}\n' "$1" "$2"
+	printf '    severity: warning\n    message: "test issue, %s %s"\n    source: "switch.sh"\n' "$1" "$2"
+}
+ki below 2.5.9.14 >"$T/ki.yaml"
+"$LAB" import "$T/ki.yaml" >/dev/null 2>&1 || fail "import known issues"
+run ki1 switch discover sg350x --json
+[ "$(rc ki1)" = 0 ] || fail "discover with known issues rc $(rc ki1)"
+[ "$(json ki1.out "[(f['severity'], f['kind']) for f in d[0]['findings'] if f['kind'] == 'known-issue']")" = \
+	"[('warning', 'known-issue')]" ] || fail "no known-issue finding at discover"
+run ki1t switch discover sg350x
+has ki1t.out "warning  sg350x SG350X-24P Stack Unit 1: .*test issue, below 2.5.9.14"
+run ki1s show sg350x --json
+[ "$(json ki1s.out "[f['kind'] for f in d['findings']]")" = "['known-issue']" ] || fail "show: no known-issue finding"
+ki equal 2.5.9.12 >"$T/ki.yaml"
+"$LAB" import --prune --yes "$T/ki.yaml" >/dev/null 2>"$T/ki2.err" || { cat "$T/ki2.err" >&2; fail "import known issues 2"; }
+run ki2 switch discover sg350x --json
+[ "$(json ki2.out "[f['kind'] for f in d[0]['findings'] if f['kind'] == 'known-issue']")" = "[]" ] ||
+	fail "a known issue of another version matched"
+run ki2s show sg350x --json
+[ "$(json ki2s.out "d['findings']")" = "[]" ] || fail "show: the old finding stayed"
+"$LAB" import --prune --yes "$T/lab.yaml" >/dev/null 2>&1 || fail "import without known issues"
+ok
+
 # a NIC that moves is a finding: pc22's MAC now on the 2960's Gi1/0/3
 sed 's/00:0C:15:03:B0:B7/64:f6:9d:b1:e4:4c/' "$T/lab.yaml" >"$T/moved.yaml"
 "$LAB" import "$T/moved.yaml" >/dev/null 2>&1 || fail "import moved"

@@ -283,6 +283,20 @@ test_swapped(void)
 	fs = drift_prev(prev, 2);
 	ONE(&fs, "disk-swapped", "warning", "nas disk odd (sdb)",
 	    "was SSD-OLD, now SSD-9");
+	/* declared by a by-id path naming the old serial: the swap alone,
+	   saying what to write, not also missing and extra */
+	reset();
+	decl_disks[1].device = S("/dev/disk/by-id/ata-SSD_SSD-OLD");
+	disks[1].path = S("/dev/disk/by-id/ata-SSD_SSD-9");
+	fs = drift_prev(prev, 2);
+	ONE(&fs, "disk-swapped", "warning", "nas disk odd (sdb)",
+	    "was SSD-OLD, now SSD-9", "device: /dev/disk/by-id/ata-SSD_SSD-OLD "
+	    "names the old disk: write /dev/disk/by-id/ata-SSD_SSD-9");
+	/* without the previous facts: missing and extra */
+	fs = drift_prev(NULL, 0);
+	CHECK(fs.n == 2);
+	lab_fact_findings_release(&fs);
+	reset();
 	/* the same serials under other names: not swapped */
 	fs = drift_prev(renamed, 2);
 	NONE(&fs);
