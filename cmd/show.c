@@ -173,13 +173,21 @@ struct seen_facts {
 	size_t				 n;
 	struct lab_stored_finding	*f;
 	size_t				 nf;
+	const char			*kind;	/* "host" or "switch" */
+	size_t				 nmine;	/* of f, this kind's */
 };
+
+static int
+mine(const struct seen_facts *sf, size_t i)
+{
+	return strcmp(sf->f[i].kind, sf->kind) == 0;
+}
 
 static int
 facts_load(struct lab_db *db, const char *kind, const char *name,
     struct seen_facts *sf, struct lab_err *err)
 {
-	size_t	i, k = 0;
+	size_t	i;
 
 	memset(sf, 0, sizeof(*sf));
 	if (lab_db_facts_seen(db, kind, name, &sf->at, err) == -1 ||
@@ -187,19 +195,10 @@ facts_load(struct lab_db *db, const char *kind, const char *name,
 	    lab_db_fact_findings(db, name, &sf->f, &sf->nf, err) == -1)
 		return -1;
 	/* a host and a switch of one name: only this one's findings */
-	for (i = 0; i < sf->nf; i++) {
-		if (strcmp(sf->f[i].kind, kind) != 0) {
-			free(sf->f[i].kind);
-			free(sf->f[i].subject_name);
-			free(sf->f[i].f.severity);
-			free(sf->f[i].f.kind);
-			free(sf->f[i].f.subject);
-			free(sf->f[i].f.message);
-			continue;
-		}
-		sf->f[k++] = sf->f[i];
-	}
-	sf->nf = k;
+	sf->kind = kind;
+	for (i = 0; i < sf->nf; i++)
+		if (mine(sf, i))
+			sf->nmine++;
 	return 0;
 }
 
@@ -217,7 +216,7 @@ show_facts(const struct seen_facts *sf, const char *name)
 	char	when[32];
 	size_t	i;
 
-	if (sf->n == 0 && sf->nf == 0)
+	if (sf->n == 0 && sf->nmine == 0)
 		return;
 	if (sf->at > 0) {
 		lab_format_time(sf->at, when, sizeof(when));
@@ -225,17 +224,24 @@ show_facts(const struct seen_facts *sf, const char *name)
 		    "again)\n", sf->n, when, name);
 	} else
 		printf("facts:    none current\n");
-	for (i = 0; i < sf->n; i++)
-		printf("  %-24s %s\n", cmd_vis(sf->kv[i].key),
-		    sf->kv[i].value ? cmd_vis(sf->kv[i].value) : "-");
-	if (sf->nf == 0) {
+	/* one cmd_vis a printf */
+	for (i = 0; i < sf->n; i++) {
+		printf("  %-24s ", cmd_vis(sf->kv[i].key));
+		printf("%s\n", sf->kv[i].value ? cmd_vis(sf->kv[i].value) :
+		    "-");
+	}
+	if (sf->nmine == 0) {
 		printf("findings: none\n");
 		return;
 	}
-	printf("findings: %zu from the last facts run\n", sf->nf);
-	for (i = 0; i < sf->nf; i++)
-		printf("  %-8s %s: %s\n", cmd_vis(sf->f[i].f.severity),
-		    cmd_vis(sf->f[i].f.kind), cmd_vis(sf->f[i].f.message));
+	printf("findings: %zu from the last facts run\n", sf->nmine);
+	for (i = 0; i < sf->nf; i++) {
+		if (!mine(sf, i))
+			continue;
+		printf("  %-8s ", cmd_vis(sf->f[i].f.severity));
+		printf("%s: ", cmd_vis(sf->f[i].f.kind));
+		printf("%s\n", cmd_vis(sf->f[i].f.message));
+	}
 }
 
 static void
@@ -254,6 +260,8 @@ facts_json(struct lab_json *j, const struct seen_facts *sf)
 	lab_json_key(j, "findings");
 	lab_json_arr_begin(j);
 	for (i = 0; i < sf->nf; i++) {
+		if (!mine(sf, i))
+			continue;
 		lab_json_obj_begin(j);
 		lab_json_kstr(j, "severity", sf->f[i].f.severity);
 		lab_json_kstr(j, "kind", sf->f[i].f.kind);
@@ -293,7 +301,7 @@ render_host(struct lab_json *j, const struct lab_host *h,
 		lab_json_obj_end(j);
 	}
 	/* only when lab facts ran: the object it had otherwise */
-	if (sf->n > 0 || sf->nf > 0)
+	if (sf->n > 0 || sf->nmine > 0)
 		facts_json(j, sf);
 	lab_json_obj_end(j);
 }

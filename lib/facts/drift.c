@@ -224,8 +224,10 @@ disk_subject(const struct drift *d, const struct lab_disk *dd,
 		    x->name);
 	else if (dd != NULL)
 		snprintf(buf, len, "%s disk %s", d->h->name, dd->slot);
-	else
+	else if (x != NULL)
 		snprintf(buf, len, "%s disk %s", d->h->name, x->name);
+	else
+		snprintf(buf, len, "%s disk", d->h->name);
 }
 
 static int

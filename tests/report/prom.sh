@@ -26,6 +26,7 @@ command -v sqlite3 >/dev/null 2>&1 || {
 	exit 77
 }
 T=$(mktemp -d)
+# KEEP=1 keeps the folder to look at
 trap '[ -n "${KEEP:-}" ] || rm -rf "$T" || :' EXIT
 trap 'exit 1' INT TERM
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"

@@ -14,6 +14,7 @@
 #include "lab/err.h"
 #include "lab/facts.h"
 #include "db/db-priv.h"
+#include "db/report-rows.h"
 
 #include "tests.h"
 
@@ -170,6 +171,27 @@ test_seen(struct lab_db *db, const struct lab_ctx *ctx)
 		CHECK(ev[0].at == 4000);
 	}
 	lab_fact_events_free(ev, n);
+
+	/* when last seen; whether known before a time (the report's filter) */
+	{
+		int64_t	last = -1;
+		int	known = -1;
+
+		CHECK(lab_db_facts_seen(db, "host", "nas", &last, &err) == 0);
+		CHECK(last == 4000);
+		CHECK(lab_db_facts_seen(db, "host", "nobody", &last,
+		    &err) == 0);
+		CHECK(last == 0);
+		CHECK(lab_db_report_fact_known(db, "host", "nas", 999, &known,
+		    &err) == 0);
+		CHECK(known == 0);
+		CHECK(lab_db_report_fact_known(db, "host", "nas", 1000, &known,
+		    &err) == 0);
+		CHECK(known == 1);
+		CHECK(lab_db_report_fact_known(db, "switch", "nas", 5000,
+		    &known, &err) == 0);
+		CHECK(known == 0);
+	}
 }
 
 static void
