@@ -59,7 +59,7 @@ check lab show s -- sg200
 check lab switch ports '' -- sg200
 check lab ls groups v -- vmware
 check lab export --format '' -- json yaml
-check lab report --format '' -- text markdown html json
+check lab report --format '' -- text markdown html json prometheus
 check lab report --format m -- markdown
 check lab provision nas --layout raidz -- raidz1 raidz2
 check lab provision nas --layout md- -- md-raid1 md-raid10 md-raid5

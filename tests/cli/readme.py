@@ -54,7 +54,7 @@ PEER = {
 HELP_ONLY = {
     ("console", None), ("switch", "discover"), ("media", "status"),
     ("switch", "plan"), ("switch", "apply"), ("switch", "probe"),
-    ("report", "--collect"),
+    ("report", "--collect"), ("facts", None),
 }
 # global options every verb takes
 GLOBAL = {"--db", "--credentials", "--help", "-h"}

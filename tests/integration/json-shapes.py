@@ -12,7 +12,9 @@ asserts the rules lab(1) writes down:
 
 - a BMC is null or an object with exactly the keys of BMC_KEYS, with
   those types, wherever it appears: "bmc" (where a contract does not keep
-  it a string) and "bmc_info";
+  it a string) and "bmc_info"; but a known issue's match names a BMC type
+  ("bmc": "rac") and lab facts's "bmc" is the BMC's identity ({ok, error,
+  firmware, ...});
 - a power observation ("power" in show, "power_info" in the report) is
   null or {state, bmc_reachable, checked_at, seen_at, error};
 - every "*_at" value (and the old time keys of TIME_KEYS) is null or one
@@ -90,6 +92,17 @@ def walk(cmd, path, v, key=None, legacy_ok=False):
                 bad(cmd, path, "a skipped row that is not ok")
         for k, x in v.items():
             p = path + "." + k
+            if k == "bmc" and path.endswith(".match"):
+                # a known issue's match: the BMC type it applies to
+                if not isinstance(x, (str, type(None))):
+                    bad(cmd, p, "a match's bmc is a type word, not %r" % (x,))
+                continue
+            if k == "bmc" and isinstance(x, dict) and "firmware" in x:
+                # lab facts: what the BMC says it is (Get Device ID)
+                if not isinstance(x.get("ok"), bool):
+                    bad(cmd, p, "a BMC identity without a boolean 'ok'")
+                walk(cmd, p, x, k, legacy_ok)
+                continue
             if k == "bmc_info" or (k == "bmc" and not
                                    (legacy_ok and isinstance(x, str))):
                 check_bmc(cmd, p, x)
