@@ -17,9 +17,11 @@
  * Recorded outputs are in tests/fixtures/fio/.
  */
 
-/* More than any disk or array lab benches does (10 GB/s, 10M IOPS, an
-   hour a request): past these a figure is a broken output, not a disk. */
-#define MAX_BW		1e10
+/* More than any disk or array lab benches does (1 TB/s, 10M IOPS, an
+   hour a request): past these a figure is a broken output, not a disk.
+   Reads the page cache serves (a loop device, a file on a mounted disk)
+   run at memory speed: 10.3 GB/s was seen on a 2-core CI machine. */
+#define MAX_BW		1e12
 #define MAX_IOPS	1e7
 #define MAX_LAT_NS	3.6e12
 
