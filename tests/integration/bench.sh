@@ -195,12 +195,15 @@ kinds = [(x["kind"], x["subject"]) for x in f]
 print("findings:", kinds)
 slow = [x for x in f if x["kind"] in ("slow-disk", "slow-write-path")]
 assert any("slot 3" in x["subject"] for x in slow), f
-# its peers, the free disks 1 and 2, get no write finding: the throttle
-# is on writes only. (Reads of a loop device are the CPU copying a sparse
-# file, and vary with the machine's load, 2x seen with two clang-tidy
-# runs beside: a read finding of a peer is the rig, not lab.)
+# its peers, the free disks 1 and 2, get no sequential-write or
+# write-path finding: the throttle is on their peer only. (Reads and
+# random 4 KiB writes of a loop device are the CPU copying pages, and
+# vary with the machine's load: reads 2x with two clang-tidy runs beside,
+# random writes 5x between two peers in a CI run (108.6 against 535 MB/s).
+# A finding of a peer on those is the rig, not lab.)
 assert not any(("(slot 1)" in x["subject"] or "(slot 2)" in x["subject"])
-               and (" writes " in x["message"] or
+               and ((" writes " in x["message"] and
+                     " at random " not in x["message"]) or
                     x["kind"] == "slow-write-path") for x in f), f
 assert any("11." in x["message"] or "MB/s" in x["message"] for x in slow), f
 # rig2: the real smartctl on a loop device
