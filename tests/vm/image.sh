@@ -181,6 +181,14 @@ for u in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer \
     mdmonitor-oneshot.timer e2scrub_reap.service getty@tty1.service; do
 	ln -sf /dev/null "$root/etc/systemd/system/$u"
 done
+# NetworkManager, the NFS server and the LIO target are in the image for
+# the cases that start them (facts: NetworkManager managing eth1; shares:
+# nfsd and targetcli); none starts at boot.
+for u in NetworkManager.service NetworkManager-wait-online.service \
+    NetworkManager-dispatcher.service nfs-server.service \
+    rtslib-fb-targetctl.service rpcbind.service rpcbind.socket; do
+	chroot "$root" systemctl disable "$u" >/dev/null 2>&1 || true
+done
 printf 'blacklist %s\n' iTCO_wdt pcspkr >"$root/etc/modprobe.d/lab.conf"
 # qemu boots the guest with the kernel and initrd copied out below, never
 # with its /boot: rebuilding the guest's initramfs (lab provision does,
