@@ -111,7 +111,9 @@ facts_check()
 	_fc=$1
 	_fcwant=$2
 	shift 2
-	run "$_fc" facts box --json
+	# generous: under TCG on a loaded machine the script alone took over
+	# the default 60 s (smartctl of ten disks)
+	run "$_fc" facts box --json --timeout 300
 	[ "$(rc "$_fc")" = 0 ] ||
 	    fail "lab facts box rc $(rc "$_fc"): $(cat "$T/$_fc.err")"
 	python3 "$SRC/tests/vm/facts-check.py" "$T/$_fc.out" "$VM_MAC" "$@" \
