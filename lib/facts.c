@@ -16,7 +16,8 @@
  * lab facts (issue 20): for each host at once (the fan-out), the facts
  * script (templates/facts.sh) over its ssh: block and Get Device ID over
  * its BMC; then, one host after the other (the database has one writer),
- * drift against the inventory and the last discovery, the known issues of
+ * drift against the inventory, the last discovery and the facts stored
+ * before (a disk whose serial changed is swapped), the known issues of
  * its BMC's and BIOS's firmware, and the facts stored. Nothing on a host
  * is changed. A host fails (ok 0) only when its SSH part does; the BMC,
  * the drift and the known issues each say what went wrong in the facts
@@ -237,9 +238,9 @@ after(const struct lab_facts_opts *o, const struct lab_host *h,
     struct lab_host_facts *f, struct lab_err *err)
 {
 	struct lab_port_view	*ports = NULL;
-	struct lab_fact_kv	*kv = NULL;
+	struct lab_fact_kv	*kv = NULL, *prev = NULL;
 	struct lab_err		 e;
-	size_t			 nports = 0, nkv = 0;
+	size_t			 nports = 0, nkv = 0, nprev = 0;
 	int			 rc = 0;
 
 	lab_err_init(&e);
@@ -252,10 +253,23 @@ after(const struct lab_facts_opts *o, const struct lab_host *h,
 			ports = NULL;
 			nports = 0;
 		}
-		if (lab_facts_drift(h, f, ports, nports, &f->findings,
-		    &e) == -1 && soft(f, "no drift check", &e, err) == -1)
+		/* the facts stored before: a disk's serial that changed */
+		if (o->db != NULL && lab_db_facts_get(o->db, "host", h->name,
+		    &prev, &nprev, &e) == -1) {
+			if (soft(f, "the facts of the last run not read", &e,
+			    err) == -1) {
+				lab_port_views_free(ports, nports);
+				return -1;
+			}
+			prev = NULL;
+			nprev = 0;
+		}
+		if (lab_facts_drift_prev(h, f, ports, nports, prev, nprev,
+		    &f->findings, &e) == -1 && soft(f, "no drift check", &e,
+		    err) == -1)
 			rc = -1;
 		lab_port_views_free(ports, nports);
+		lab_fact_kvs_free(prev, nprev);
 		if (rc == -1)
 			return -1;
 	}

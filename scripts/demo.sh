@@ -6,12 +6,15 @@
 # (127.0.3.x: the documentation addresses of inventory/ are never
 # contacted) and driven with lab power, boot and sensors; then, as root,
 # a quick lab bench of three loop devices behind a private sshd on
-# 127.0.3.50, one of them write-throttled, which lab bench names slow
-# (not root: that part is skipped, saying why).
+# 127.0.3.50, one of them write-throttled, which lab bench names slow,
+# and lab facts of that host (not root: that part is skipped, saying
+# why).
 # `sh scripts/demo.sh box` runs the lab in a box instead (tests/vm): a
-# Debian 12 VM under qemu behind an ipmi_sim BMC, powered on, made an md
-# RAID10 and a bonded bridge, failed over, rolled back and powered off by
-# lab, everything on 127.0.22.1 (the image is built once, 5 to 10 min).
+# Debian 12 VM under qemu behind an ipmi_sim BMC, powered on, its facts
+# read (a disk swapped between two power-ons, NetworkManager on eth1),
+# made an md RAID10 and a bonded bridge, failed over, rolled back and
+# powered off by lab, everything on 127.0.22.1 (the image is built once,
+# 5 to 10 min).
 # LAB_DEMO_BUILD=DIR runs the demo with the lab already built in DIR
 # (DIR/cmd/lab) and installs and builds nothing (tests/integration/demo.sh
 # does); the demo's folder is made under $TMPDIR (default /tmp).
@@ -177,6 +180,10 @@ if ( sshd_require && disks_require ) >"$DEMO/rig.why" 2>&1; then
 	run import "$DEMO/sim/"
 	run bench rig --profile quick --yes
 	run history rig --bench
+	# what rig really is (issue 20): its disks by serial, NICs, DMI, and
+	# how it differs from rig.yaml: the three loop devices are the disks
+	# it declares; this machine's own disks are extra (info findings)
+	run facts rig
 else
 	echo "--- the disk bench is skipped: it needs root, loop devices, a block"
 	echo "--- cgroup, fio and sshd ($(tail -1 "$DEMO/rig.why"))"

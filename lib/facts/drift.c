@@ -17,14 +17,17 @@
  * NICs not when it listed none.
  *
  * Disks: the host's disks are its whole block devices, not loop, ram,
- * zram, sr, fd, md, dm-, nbd devices nor partitions. A declared disk
+ * zram, sr, fd, md, dm-, nbd devices nor partitions, but for a device of
+ * those the inventory declares (device: /dev/loop3, a disk of a test rig
+ * or a file-backed one). A declared disk
  * with device: is the disk of that path (its by-id path, /dev/NAME or
  * NAME); not there, it is missing. The other declared disks, in declared
  * order, take the first disk not yet taken of their size (within 2%:
  * a "250GB" disk is 250,059,350,016 bytes) and kind; then, for those
  * left, the first of their size alone (the kind differs); the rest are
  * missing, and the disks nobody took are extra. The kind seen: nvme by
- * transport, ssd when not rotational, sas or sata by transport.
+ * transport, ssd when not rotational, sas or sata by transport (virtio
+ * tells none: a virtual machine's disk fits a declared sata or sas).
  *
  * A disk is swapped when its kernel name had another serial in the
  * previous facts ("disk.NAME.serial") and that serial is on none of the
@@ -129,9 +132,16 @@ whole_disk(const struct lab_fact_disk *x)
 	return !partition(x->name);
 }
 
+/*
+ * The transport as far as it tells the disk's kind: a virtio disk (a
+ * virtual machine's, virtio-blk or virtio-scsi) tells none, as no
+ * transport is known.
+ */
 static const char *
 transport(const struct lab_fact_disk *x)
 {
+	if (x->transport != NULL && strcmp(x->transport, "virtio") == 0)
+		return NULL;
 	if (x->transport != NULL)
 		return x->transport;
 	if (x->name != NULL && prefix(x->name, "nvme"))
@@ -209,7 +219,8 @@ describe_kind(const struct lab_fact_disk *x, char *buf, size_t len)
 {
 	const char	*k = seen_kind(x);
 
-	snprintf(buf, len, "%s (transport %s, %s)", k != NULL ? k : "unknown",
+	snprintf(buf, len, "%s (transport %s, %s)",
+	    k != NULL ? k : "kind unknown",
 	    x->transport != NULL ? x->transport : "unknown",
 	    x->rotational == 0 ? "not rotational" : x->rotational == 1 ?
 	    "rotational" : "rotation unknown");
@@ -238,6 +249,21 @@ device_is(const char *dev, const struct lab_fact_disk *x)
 	if (prefix(dev, "/dev/") && strcmp(dev + 5, x->name) == 0)
 		return 1;
 	return strcmp(dev, x->name) == 0;
+}
+
+/* 1 when a declared disk's device: is x (not a partition). */
+static int
+declared(const struct drift *d, const struct lab_fact_disk *x)
+{
+	size_t	i;
+
+	if (x->name == NULL || partition(x->name))
+		return 0;
+	for (i = 0; i < d->h->ndisks; i++)
+		if (d->h->disks[i].device != NULL &&
+		    device_is(d->h->disks[i].device, x))
+			return 1;
+	return 0;
 }
 
 /* The observed disk a declared disk is, in the pass given; -1: none. */
@@ -465,7 +491,8 @@ check_disks(struct drift *d)
 	for (i = 0; i < h->ndisks; i++)
 		match[i] = -1;
 	for (i = 0; i < f->ndisks; i++)
-		d->cand[i] = whole_disk(&f->disks[i]);
+		d->cand[i] = whole_disk(&f->disks[i]) ||
+		    declared(d, &f->disks[i]);
 	for (pass = 0; pass < 3; pass++)
 		for (i = 0; i < h->ndisks; i++) {
 			const struct lab_disk *dd = &h->disks[i];

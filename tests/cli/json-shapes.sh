@@ -34,4 +34,5 @@ python3 "$SRC/tests/integration/json-shapes.py" "$LAB" \
     "log=log --json" \
     "history=history --json" \
     "config=config --json" \
-    "report=report --format json"
+    "report=report --format json" \
+    "facts=facts ml110 --json --no-record"

@@ -7,7 +7,8 @@
 # must succeed, and its report must show what the README promises: the
 # report page written, and the changes since the baseline, microserver1
 # powered on -> off and neo's BMC reachable -> unreachable; as root, its
-# quick lab bench names the write-throttled disk slow and no other. Nothing
+# quick lab bench names the write-throttled disk slow and no other, and its
+# lab facts finds the rig's three disks. Nothing
 # it started may be left in the namespace, no loop device or cgroup.
 # sh demo.sh SRCDIR BUILDDIR FIXTURES
 set -eu
@@ -139,6 +140,15 @@ if ( sshd_require && disks_require ) >"$T/rig.why" 2>&1; then
 	grep -E 'slow-(disk|write-path)' "$T/bench" | grep '(slot [13])' |
 	    grep -q ' writes ' &&
 		bad "'lab bench rig' names an unthrottled disk's writes slow"
+	# lab facts of the rig: its three loop devices are the disks rig.yaml
+	# declares, none missing
+	sed -n '/^\$ lab facts rig$/,/^\$ lab \|^The report is /p' \
+		"$T/out" >"$T/facts"
+	grep -q '^== rig ==$' "$T/facts" || bad "the demo does not run 'lab facts rig'"
+	[ "$(grep -Ec '^loop[0-9]+ ' "$T/facts")" -ge 3 ] ||
+		bad "'lab facts rig' lists fewer than the rig's three loop devices"
+	grep -E '^[a-z]+ disk-(missing|size|kind) ' "$T/facts" &&
+		bad "'lab facts rig' does not find the disks rig.yaml declares"
 elif [ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ]; then
 	bad "no disk rig for the demo's bench: $(tail -1 "$T/rig.why")"
 else

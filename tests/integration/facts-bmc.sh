@@ -154,6 +154,20 @@ seeds/000_8a965bc04a84f4db.txt (HP MicroServer Remote Access Card review, \
 update 12-FEB-2013))"
 probe 2 "$SRC/inventory/known-issues.yaml" hp-microserver-n54l rac
 lacks "shipped list: bmc 2 does not" "finding"
+# the shipped iLO 2 advisories: 1.20 is below 2.27, 9.08 neither below
+# it nor 2.29
+probe 1 "$SRC/inventory/known-issues.yaml" hp-dl320-g5p ilo2
+has "shipped list: an iLO 2 at 1.20 matches" "finding critical known-issue: \
+bmc firmware 1.20 is below 2.27: iLO 2 firmware before 2.27 can be exploited \
+remotely to gain privileges, run code, bypass access restrictions or stop \
+the iLO (CVE-2014-7876, CVE-2015-2106): update the iLO 2 firmware, and keep \
+it on a management network of its own (source: \
+https://h20564.www2.hp.com/portal/site/hpsc/public/kb/docDisplay?docId=emr_na-c04486432 \
+(HPSBHF03151, CVE-2014-7876); \
+https://h20564.www2.hp.com/portal/site/hpsc/public/kb/docDisplay?docId=emr_na-c04582368 \
+(HPSBHF03276, CVE-2015-2106))"
+probe 3 "$SRC/inventory/known-issues.yaml" hp-dl320-g5p ilo2
+lacks "shipped list: an iLO 2 at 9.08 does not" "finding"
 
 # 3: the simulator's defaults
 probe 3

@@ -19,7 +19,10 @@
 #     shipped known issue of the RAC's firmware before 1.30 as a finding;
 #     a BMC whose credential is missing is bmc.error, the host still ok;
 #  7. the facts recorded: the keys of the first run of 1 in the database
-#     (a NIC's MAC, the BMC's firmware); --no-record stores nothing.
+#     (a NIC's MAC, the BMC's firmware); --no-record stores nothing;
+#  8. the documents' shape (json-shapes.py): the keys of issue 20 and
+#     lab-facts(1) with their types, of a host read, one with its BMC and
+#     one not read.
 # Usage: facts.sh LAB SRCDIR
 set -u
 LAB=$1
@@ -173,6 +176,13 @@ for f in /sys/class/net/*; do
 	    key = 'nic.${f##*/}.mac' AND closed_at IS NULL")" = \
 	    "$(cat "$f/address")" ] || fail "nic.${f##*/}.mac not stored"
 done
+ok
+
+# 8. the shape of the documents, as json-shapes.py checks every command's
+python3 "$SRC/tests/integration/json-shapes.py" "$LAB" \
+    "facts=facts self rac nossh --json --no-record" >"$T/shapes.out" 2>&1 ||
+    { cat "$T/shapes.out" >&2; fail "json-shapes.py of lab facts"; }
+has shapes.out "^json-shapes: 1 documents, 0 broken rules"
 ok
 
 echo "$NAME: $n groups of checks passed"

@@ -26,7 +26,13 @@ asserts the rules lab(1) writes down:
 - absent is null: no value is "-", nor "" (but a switch's own empty
   words, PEER_KEYS);
 - a fan-out row (an object with "host" and "ok") has "skipped" (a bool),
-  and a skipped row is ok.
+  and a skipped row is ok;
+- lab facts (NAME facts): each row has the keys lab-facts(1) and issue 20
+  name (host, ok, error, disks, nics, addresses, dmi, bmc,
+  network_manager, findings), each disk {name, path, serial, model,
+  firmware, size_bytes, rotational, transport}, each NIC {name, mac,
+  driver, speed_mbps, duplex, carrier}, each finding {severity, kind,
+  subject, message}, with their types; a row not read says why.
 Prints each broken rule with the command and the JSON path; exits 1 if any.
 """
 import json
@@ -49,7 +55,7 @@ NUMBER_KEYS = {"cipher_suite", "size_bytes", "elapsed_ms", "id",
                "ifindex", "speed_mbps", "result", "value_number"}
 BOOL_KEYS = {"ok", "skipped", "changed", "bmc_reachable", "boot_flag",
              "persistent", "efi", "supported", "dry_run", "legacy_crypto",
-             "speed_suspect"}
+             "speed_suspect", "rotational", "carrier", "running"}
 # a switch's own words, verbatim: its empty string is what it said
 PEER_KEYS = {"alias", "descr", "address", "platform", "remote_device",
              "remote_port", "sysname", "name"}
@@ -150,6 +156,66 @@ def check_config(cmd, doc):
             bad(cmd, k + ".value", "a number, not %r" % (v,))
 
 
+# lab facts --json (lab-facts(1), issue 20): the keys each row, disk,
+# NIC and finding must have, with their types (None: null allowed)
+OPT_STR = (str, type(None))
+OPT_INT = (int, type(None))
+OPT_BOOL = (bool, type(None))
+FACTS_KEYS = {
+    "host": str, "ok": bool, "error": OPT_STR, "disks": list, "nics": list,
+    "addresses": list, "dmi": (dict, type(None)), "bmc": (dict, type(None)),
+    "network_manager": (dict, type(None)), "findings": list,
+}
+FACTS_DISK_KEYS = {
+    "name": str, "path": OPT_STR, "serial": OPT_STR, "model": OPT_STR,
+    "firmware": OPT_STR, "size_bytes": OPT_INT, "rotational": OPT_BOOL,
+    "transport": OPT_STR,
+}
+FACTS_NIC_KEYS = {
+    "name": str, "mac": OPT_STR, "driver": OPT_STR, "speed_mbps": OPT_INT,
+    "duplex": OPT_STR, "carrier": OPT_BOOL,
+}
+FACTS_FINDING_KEYS = {"severity": str, "kind": str, "subject": str,
+                      "message": str}
+FACTS_NM_KEYS = {"running": OPT_BOOL, "managed": list}
+
+
+def has_keys(cmd, path, v, keys):
+    if not isinstance(v, dict):
+        bad(cmd, path, "an object, not %r" % (v,))
+        return
+    for k, t in keys.items():
+        if k not in v:
+            bad(cmd, path, "no key %r" % k)
+        elif isinstance(v[k], bool) and t in (int, OPT_INT):
+            bad(cmd, path + "." + k, "a number, not %r" % (v[k],))
+        elif not isinstance(v[k], t):
+            bad(cmd, path + "." + k, "%r is not %s" % (v[k], t))
+
+
+def check_facts(cmd, doc):
+    if not isinstance(doc, list):
+        bad(cmd, "", "an array of hosts, not %r" % (doc,))
+        return
+    for i, r in enumerate(doc):
+        p = "[%d]" % i
+        has_keys(cmd, p, r, FACTS_KEYS)
+        if not isinstance(r, dict):
+            continue
+        if r.get("ok") is True and r.get("error") is not None:
+            bad(cmd, p + ".error", "a host read has no error")
+        if r.get("ok") is False and not r.get("error"):
+            bad(cmd, p + ".error", "a host not read says why")
+        for what, keys in (("disks", FACTS_DISK_KEYS),
+                           ("nics", FACTS_NIC_KEYS),
+                           ("findings", FACTS_FINDING_KEYS)):
+            for k, x in enumerate(r.get(what) or []):
+                has_keys(cmd, "%s.%s[%d]" % (p, what, k), x, keys)
+        if isinstance(r.get("network_manager"), dict):
+            has_keys(cmd, p + ".network_manager", r["network_manager"],
+                     FACTS_NM_KEYS)
+
+
 def main():
     lab = sys.argv[1]
     ran = 0
@@ -178,6 +244,8 @@ def main():
             check_args(cmd, doc)
         if name == "config":
             check_config(cmd, doc)
+        if name == "facts":
+            check_facts(cmd, doc)
         if name in ("ls", "show") and isinstance(doc, (list, dict)):
             rows = doc if isinstance(doc, list) else [doc]
             for i, r in enumerate(rows):

@@ -257,6 +257,20 @@ test_disks(void)
 	ONE(&fs, "disk-kind", "warning", "nas disk 1 (sda)", "says sata",
 	    "sas");
 
+	/* a virtual machine's disk (virtio) tells no kind: it fits sata */
+	reset();
+	disks[0].transport = S("virtio");
+	fs = drift();
+	NONE(&fs);
+
+	/* a loop device is no disk, but for one the inventory declares */
+	reset();
+	decl_disks[0].device = S("/dev/loop0");
+	decl_disks[0].size_bytes = 1000;
+	decl_disks[0].kind = S("ssd");
+	fs = drift();
+	ONE(&fs, "disk-extra", "info", "nas disk sda", "WD-1");
+
 	/* nvme declared, nvme seen: fits */
 	reset();
 	decl_disks[1].kind = S("nvme");
