@@ -4,7 +4,9 @@
 
 #include "lab/db.h"
 #include "lab/str.h"
+#include "lab/dburi.h"
 #include "db-priv.h"
+#include "pg-priv.h"
 #include "schema.h"
 
 #define NMIGRATIONS	((int)LAB_ARRAY_SIZE(schema_migrations))
@@ -103,8 +105,9 @@ migrate(struct lab_db *db, struct lab_err *err)
 	if (user_version(db, &v, err) == -1)
 		goto fail;
 	for (i = v; i < NMIGRATIONS; i++) {
-		if (lab_db_exec(db, schema_migrations[i], "migrate schema",
-		    err) == -1)
+		if (lab_db_exec(db, strcmp(db->drv->name, "postgresql") == 0 ?
+		    schema_migrations_pg[i] : schema_migrations[i],
+		    "migrate schema", err) == -1)
 			goto fail;
 		if (db->drv->version_set(db, i + 1) != DB_OK) {
 			lab_db_fail(db, err, "migrate schema");
@@ -146,7 +149,8 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 		free(db);
 		return lab_err_oom(err);
 	}
-	if (lab_db_sqlite_open(db, flags, err) == -1 ||
+	if ((lab_db_uri_is_pg(path) ? lab_db_pg_open(db, flags, err) :
+	    lab_db_sqlite_open(db, flags, err)) == -1 ||
 	    (ro ? schema_current(db, err) : migrate(db, err)) == -1) {
 		lab_db_free(db);
 		return -1;
@@ -253,9 +257,9 @@ lab_db_audit_read(struct lab_db *db, int limit, const char *what,
 
 	if (lab_db_prepare(db, "SELECT id, time, user, command, argv, result, "
 	    "message FROM (SELECT * FROM audit_log ORDER BY id DESC LIMIT ?) "
-	    "ORDER BY id", &st, err) == -1)
+	    "AS a ORDER BY id", &st, err) == -1)
 		return -1;
-	lab_db_bind_int(st, 1, limit > 0 ? limit : -1);
+	lab_db_bind_int64(st, 1, limit > 0 ? limit : INT64_MAX);
 	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((a = lab_push(&v, &cnt, sizeof(*a))) == NULL)
 			break;

@@ -515,7 +515,7 @@ load_groups(struct load *l)
 	int			 rc;
 
 	if (lab_db_prepare(l->db, "SELECT name, description FROM groups "
-	    "WHERE declared ORDER BY name", &st, l->err) == -1)
+	    "WHERE declared <> 0 ORDER BY name", &st, l->err) == -1)
 		return -1;
 	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((g = lab_push(&inv->groups, &inv->ngroups,
