@@ -2,6 +2,8 @@
 #ifndef LAB_DB_PG_PRIV_H
 #define LAB_DB_PG_PRIV_H
 
+#include <stdint.h>
+
 struct lab_db;
 struct lab_err;
 
@@ -11,6 +13,6 @@ struct lab_err;
  */
 int	lab_db_pg_open(struct lab_db *, int flags, struct lab_err *);
 /* sql in PostgreSQL's words (pg-sql.c); NULL when out of memory. */
-char	*lab_db_pg_sql(const char *sql, int *nparams);
+char	*lab_db_pg_sql(const char *sql, int *nparams, uint64_t *typed);
 
 #endif

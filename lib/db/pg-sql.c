@@ -39,15 +39,20 @@ starts(const char *s, const char *w)
 	    s[n] != '_';
 }
 
-/* The PostgreSQL text of sql; *nparams is the highest placeholder. */
+/*
+ * The PostgreSQL text of sql; *nparams is the highest placeholder, bit
+ * N-1 of *typed set when ?N stands where the server cannot infer its
+ * type (`?1 IS NULL`): it is sent with the type of the value bound.
+ */
 char *
-lab_db_pg_sql(const char *sql, int *nparams)
+lab_db_pg_sql(const char *sql, int *nparams, uint64_t *typed)
 {
 	struct lab_buf	 b;
 	const char	*p = sql, *q;
 	int		 n = 0, v, ignore = 0;
 	size_t		 i;
 
+	*typed = 0;
 	lab_buf_init(&b);
 	while (*p != '\0') {
 		if (*p == '\'' || *p == '"') {
@@ -69,6 +74,10 @@ lab_db_pg_sql(const char *sql, int *nparams)
 			if (v > n)
 				n = v;
 			lab_buf_addf(&b, "$%d", v);
+			q = p + strspn(p, " \t\n");
+			if (v <= 64 && (starts(q, "IS NULL") ||
+			    starts(q, "IS NOT NULL")))
+				*typed |= (uint64_t)1 << (v - 1);
 		} else if (isalpha((unsigned char)*p) || *p == '_') {
 			q = p;
 			while (isalnum((unsigned char)*q) || *q == '_')

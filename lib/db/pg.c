@@ -30,6 +30,7 @@
 #define INT2OID		21
 #define INT4OID		23
 #define BOOLOID		16
+#define TEXTOID		25
 #define FLOAT4OID	700
 #define FLOAT8OID	701
 #define NUMERICOID	1700
@@ -46,6 +47,8 @@ struct pg_stmt {
 	char		*sql;
 	int		 n;		/* parameters */
 	char		**val;		/* each owned; NULL is SQL NULL */
+	Oid		*type;		/* of each value, where typed says */
+	uint64_t	 typed;
 	PGresult	*res;
 	int		 row, nrows;
 };
@@ -88,9 +91,11 @@ pg_prepare(struct lab_db *db, const char *sql, struct db_stmt **ret)
 
 	if ((s = calloc(1, sizeof(*s))) == NULL)
 		return DB_NOMEM;
-	if ((s->sql = lab_db_pg_sql(sql, &s->n)) == NULL ||
-	    (s->n > 0 && (s->val = calloc((size_t)s->n,
-	    sizeof(*s->val))) == NULL)) {
+	if ((s->sql = lab_db_pg_sql(sql, &s->n, &s->typed)) == NULL ||
+	    (s->n > 0 && ((s->val = calloc((size_t)s->n,
+	    sizeof(*s->val))) == NULL || (s->type = calloc((size_t)s->n,
+	    sizeof(*s->type))) == NULL))) {
+		free(s->val);
 		free(s->sql);
 		free(s);
 		return DB_NOMEM;
@@ -113,7 +118,7 @@ run(struct pg_stmt *s)
 
 	for (i = 0; i < LAB_PG_TRIES; i++) {
 		PQclear(s->res);
-		s->res = PQexecParams(c->c, s->sql, s->n, NULL,
+		s->res = PQexecParams(c->c, s->sql, s->n, s->type,
 		    (const char *const *)s->val, NULL, NULL, 0);
 		rs = PQresultStatus(s->res);
 		if (rs == PGRES_TUPLES_OK || rs == PGRES_COMMAND_OK) {
@@ -177,13 +182,17 @@ pg_finalize(struct db_stmt *st)
 	pg_clear(st);
 	PQclear(s->res);
 	free(s->val);
+	free(s->type);
 	free(s->sql);
 	free(s);
 }
 
-/* Sets value idx (1-based) to v (owned); a NULL v is SQL NULL. */
+/*
+ * Sets value idx (1-based) to v (owned; NULL is SQL NULL), of type oid
+ * where the statement needs its type said.
+ */
 static void
-set(struct db_stmt *st, int idx, char *v)
+set(struct db_stmt *st, int idx, char *v, Oid oid)
 {
 	struct pg_stmt	*s = PS(st);
 
@@ -193,6 +202,8 @@ set(struct db_stmt *st, int idx, char *v)
 	}
 	free(s->val[idx - 1]);
 	s->val[idx - 1] = v;
+	if (idx <= 64 && (s->typed & ((uint64_t)1 << (idx - 1))))
+		s->type[idx - 1] = oid;
 }
 
 static void
@@ -201,7 +212,7 @@ pg_bind_int64(struct db_stmt *st, int idx, int64_t v)
 	char	buf[32];
 
 	snprintf(buf, sizeof(buf), "%" PRId64, v);
-	set(st, idx, strdup(buf));
+	set(st, idx, strdup(buf), INT8OID);
 }
 
 static void
@@ -210,20 +221,20 @@ pg_bind_double(struct db_stmt *st, int idx, double v)
 	char	buf[64];
 
 	snprintf(buf, sizeof(buf), "%.17g", v);
-	set(st, idx, strdup(buf));
+	set(st, idx, strdup(buf), FLOAT8OID);
 }
 
 static void
 pg_bind_text(struct db_stmt *st, int idx, const char *v, int copy)
 {
 	(void)copy;
-	set(st, idx, strdup(v));
+	set(st, idx, strdup(v), TEXTOID);
 }
 
 static void
 pg_bind_null(struct db_stmt *st, int idx)
 {
-	set(st, idx, NULL);
+	set(st, idx, NULL, TEXTOID);
 }
 
 /* Whether col of the current row is there and not NULL. */
@@ -311,9 +322,10 @@ pg_exec(struct lab_db *db, const char *sql)
 	PGresult	*r;
 	ExecStatusType	 rs;
 	char		*text;
+	uint64_t	 typed;
 	int		 n, i, rc = DB_ERROR;
 
-	if ((text = lab_db_pg_sql(sql, &n)) == NULL)
+	if ((text = lab_db_pg_sql(sql, &n, &typed)) == NULL)
 		return DB_NOMEM;
 	for (i = 0; i < LAB_PG_TRIES; i++) {
 		r = PQexec(c->c, text);

@@ -18,8 +18,10 @@ lab_db_report_macs(struct lab_db *db,
 	struct db_stmt			*st;
 	int				 rc;
 
+	/* one port a MAC: the least name, on either backend */
 	if (lab_db_prepare(db, "SELECT s.name, lower(f.mac), "
-	    "coalesce(p.name, f.ifindex, '?') FROM switch_fdb f "
+	    "min(coalesce(p.name, CAST(f.ifindex AS TEXT), '?')) "
+	    "FROM switch_fdb f "
 	    "JOIN switches s ON s.id = f.switch_id "
 	    "LEFT JOIN switch_ports p ON p.switch_id = f.switch_id AND "
 	    "p.ifindex = f.ifindex "
