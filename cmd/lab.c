@@ -45,8 +45,8 @@ enum { OPT_DB = 1000, OPT_CRED, OPT_JSON, OPT_CSV, OPT_DRYRUN, OPT_YES,
 	OPT_VERB = 2000 };
 
 static const struct lab_opt common_opts[] = {
-	{ "db", "PATH", "the database (default $LAB_DB, else "
-	    "$XDG_DATA_HOME/lab/lab.db)" },
+	{ "db", "PATH", "the database, a file or postgresql://USER@HOST:PORT/DB "
+	    "(default $LAB_DB, else $XDG_DATA_HOME/lab/lab.db)" },
 	{ "credentials", "PATH", "the credentials file (default "
 	    "$LAB_CREDENTIALS, else $XDG_CONFIG_HOME/lab/credentials.yaml)" },
 	{ "json", NULL, "print JSON instead of a table" },
