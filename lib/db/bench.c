@@ -305,7 +305,7 @@ lab_db_bench_history(struct lab_db *db, const char *serial, size_t limit,
 	    &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, serial);
-	lab_db_bind_int64(st, 2, limit == 0 ? -1 : (int64_t)limit);
+	lab_db_bind_int64(st, 2, limit == 0 ? INT64_MAX : (int64_t)limit);
 	if (read_disks(db, st, out, err) == -1)
 		return -1;
 	for (i = 0; i < out->n / 2; i++) {

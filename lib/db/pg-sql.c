@@ -17,6 +17,7 @@
  *	group_concat, strftime	functions of the same name (schema/pg/compat.sql)
  *	rowid			a rowid column where a query orders by it
  *	user (a column)		"user"
+ *	char(N)			chr(N)
  *
  * Strings ('...'), quoted names ("...") and comments are copied as they
  * are.
@@ -27,6 +28,7 @@ static const struct {
 } words[] = {
 	{ "LIKE", "ILIKE" },
 	{ "user", "\"user\"" },	/* a column name; a reserved word there */
+	{ "char", "chr" },		/* char(10): the function, not the type */
 };
 
 /* Whether s starts with the words w, case-blind, then not a name char. */

@@ -415,7 +415,8 @@ pg_version_get(struct lab_db *db, int *ret)
 	PQclear(r);
 	r = PQexec(C(db)->c, "SELECT version FROM lab_schema");
 	if (PQresultStatus(r) == PGRES_TUPLES_OK) {
-		*ret = PQntuples(r) > 0 ? atoi(PQgetvalue(r, 0, 0)) : 0;
+		*ret = PQntuples(r) > 0 ?
+		    (int)strtol(PQgetvalue(r, 0, 0), NULL, 10) : 0;
 		rc = DB_OK;
 	} else
 		keep_error(db, r);

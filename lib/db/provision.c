@@ -271,7 +271,7 @@ lab_db_runs(struct lab_db *db, const char *host, int limit, int with_steps,
 	    "ORDER BY started_at DESC, id DESC LIMIT ?2", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	lab_db_bind_int(st, 2, limit > 0 ? limit : -1);
+	lab_db_bind_int64(st, 2, limit > 0 ? (int64_t)limit : INT64_MAX);
 	return read_runs(db, st, with_steps, ret, err);
 }
 

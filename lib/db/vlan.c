@@ -280,7 +280,7 @@ lab_db_switch_applies(struct lab_db *db, const char *sw, int64_t since,
 	lab_db_bind_text(st, 1, sw);
 	lab_db_bind_int64(st, 2, since);
 	lab_db_bind_int(st, 3, problems_only != 0);
-	lab_db_bind_int64(st, 4, limit > 0 ? (int64_t)limit : -1);
+	lab_db_bind_int64(st, 4, limit > 0 ? (int64_t)limit : INT64_MAX);
 	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (ret->n == cap) {
 			cap = cap == 0 ? 8 : cap * 2;
