@@ -5,7 +5,8 @@
 
 #define PASSWORD_WHERE	"a password does not go in the database URI: put " \
 	"it in ~/.pgpass (or the file PGPASSFILE names), mode 0600, as " \
-	"HOST:PORT:DBNAME:USER:PASSWORD"
+	"HOST:PORT:DBNAME:USER:PASSWORD, or in lab's credentials file as " \
+	"'postgres: {password: ...}'"
 
 /* Whether s starts with one of the PostgreSQL schemes. */
 int

@@ -141,6 +141,14 @@ int
 lab_db_open(const char *path, int flags, struct lab_db **ret,
     struct lab_err *err)
 {
+	return lab_db_open_auth(path, flags, NULL, ret, err);
+}
+
+/* lab_db_open(), with the PostgreSQL password when not NULL. */
+int
+lab_db_open_auth(const char *path, int flags, const char *password,
+    struct lab_db **ret, struct lab_err *err)
+{
 	struct lab_db	*db;
 	int		 ro = (flags & LAB_DB_READONLY) != 0;
 
@@ -149,7 +157,8 @@ lab_db_open(const char *path, int flags, struct lab_db **ret,
 		free(db);
 		return lab_err_oom(err);
 	}
-	if ((lab_db_uri_is_pg(path) ? lab_db_pg_open(db, flags, err) :
+	if ((lab_db_uri_is_pg(path) ? lab_db_pg_open(db, flags, password,
+	    err) :
 	    lab_db_sqlite_open(db, flags, err)) == -1 ||
 	    (ro ? schema_current(db, err) : migrate(db, err)) == -1) {
 		lab_db_free(db);

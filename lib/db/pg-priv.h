@@ -11,7 +11,8 @@ struct lab_err;
  * The PostgreSQL backend (lib/db/pg.c): connects to db->path, a
  * postgresql:// URI without a password.
  */
-int	lab_db_pg_open(struct lab_db *, int flags, struct lab_err *);
+int	lab_db_pg_open(struct lab_db *, int flags, const char *password,
+	    struct lab_err *);
 /* sql in PostgreSQL's words (pg-sql.c); NULL when out of memory. */
 char	*lab_db_pg_sql(const char *sql, int *nparams, uint64_t *typed);
 

@@ -479,11 +479,12 @@ static const struct db_driver pg_driver = {
 
 /* Connects to the server db->path names. */
 int
-lab_db_pg_open(struct lab_db *db, int flags, struct lab_err *err)
+lab_db_pg_open(struct lab_db *db, int flags, const char *password,
+    struct lab_err *err)
 {
 	static const char *const keys[] = { "dbname", "connect_timeout",
-		"application_name", "options", NULL };
-	const char		*vals[5];
+		"application_name", "options", "password", NULL };
+	const char		*vals[6];
 	struct lab_db_uri	 u;
 	struct pgc		*c;
 	char			 opts[96];
@@ -502,7 +503,8 @@ lab_db_pg_open(struct lab_db *db, int flags, struct lab_err *err)
 	vals[1] = "10";
 	vals[2] = "lab";
 	vals[3] = opts;
-	vals[4] = NULL;
+	vals[4] = password;	/* NULL ends the list: libpq's own files */
+	vals[5] = NULL;
 	c->c = PQconnectdbParams(keys, vals, 1);
 	if (c->c == NULL)
 		return lab_err_oom(err);

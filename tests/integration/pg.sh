@@ -158,6 +158,30 @@ for u in "postgresql://lab:$PW@127.0.0.1:$PORT/lab" \
 done
 ok
 
+# --- the password from lab's credentials file (postgres:), 0600 only ---
+printf 'postgres: {password: "%s"}\n' "$PW" >"$T/cred.yaml"
+chmod 600 "$T/cred.yaml"
+PGPASSFILE=$T/none run credpw --db "$URI" ls hosts
+[ "$(rc credpw)" = 0 ] || fail "postgres: credential: $(cat "$T/credpw.err")"
+cmp -s "$T/credpw.out" "$T/ls_hosts-pg.out" || fail "postgres: credential: ls"
+chmod 644 "$T/cred.yaml"
+PGPASSFILE=$T/none run credopen --db "$URI" ls hosts
+[ "$(rc credopen)" = 3 ] || fail "a 0644 credentials file: exit $(rc credopen)"
+has credopen.err "chmod 600"
+printf 'postgres: {password: wrong}\n' >"$T/cred.yaml"
+chmod 600 "$T/cred.yaml"
+PGPASSFILE=$T/none run credbad --db "$URI" ls hosts
+[ "$(rc credbad)" = 3 ] || fail "a wrong postgres: password: exit $(rc credbad)"
+has credbad.err "password authentication failed"
+rm -f "$T/cred.yaml"
+# the password nowhere in the database lab writes
+"$PGBIN/pg_dump" -h 127.0.0.1 -p $PORT -U lab lab >"$T/dump.sql" ||
+	fail "pg_dump"
+if grep -q -- "$PW" "$T/dump.sql"; then
+	fail "the password is in the database"
+fi
+ok
+
 # --- errors: exit 3, one line naming the server -----------------------
 one_line() {	# one_line NAME WORDS
 	[ "$(rc "$1")" = 3 ] || fail "$1: exit $(rc "$1"), want 3"
