@@ -21,6 +21,13 @@ int	lab_db_sqlite_open(struct lab_db *, int flags, struct lab_err *);
 /* Runs sql (no rows) or fails with err, what naming it. */
 int	lab_db_exec(struct lab_db *, const char *sql, const char *what,
 	    struct lab_err *err);
+/* Starts a read transaction: its reads see one snapshot. */
+static inline int
+lab_db_begin_read(struct lab_db *db, struct lab_err *err)
+{
+	return lab_db_exec(db, db->drv->read_sql, "begin", err);
+}
+
 /* Rows the last write changed; the id the last INSERT gave. */
 static inline int64_t
 lab_db_changes(struct lab_db *db)

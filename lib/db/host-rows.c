@@ -268,7 +268,7 @@ lab_db_host_rows(struct lab_db *db, struct lab_host_rows *ret,
 	r.err = err;
 	lab_pool_init(&r.text);
 	own_tx = !lab_db_in_tx(db);
-	if (own_tx && lab_db_exec(db, "BEGIN", "begin", err) == -1)
+	if (own_tx && lab_db_begin_read(db, err) == -1)
 		goto out;
 	if (read_hosts(&r) == 0 && read_groups(&r) == 0 &&
 	    count(&r, "SELECT host_id FROM nics ORDER BY host_id", 1) == 0 &&

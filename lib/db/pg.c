@@ -474,6 +474,7 @@ static const struct db_driver pg_driver = {
 	.version_set = pg_version_set,
 	.begin_sql = "BEGIN; SELECT pg_advisory_xact_lock(" XSTR(LAB_PG_LOCK)
 	    ")",
+	.read_sql = "BEGIN ISOLATION LEVEL REPEATABLE READ",
 	.close = pg_close,
 };
 

@@ -276,6 +276,7 @@ static const struct db_driver sqlite_driver = {
 	.version_get = sq_version_get,
 	.version_set = sq_version_set,
 	.begin_sql = "BEGIN IMMEDIATE",
+	.read_sql = "BEGIN",
 	.close = sq_close,
 };
 

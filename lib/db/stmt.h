@@ -61,6 +61,7 @@ struct db_driver {
 	int	(*version_get)(struct lab_db *, int *ret);
 	int	(*version_set)(struct lab_db *, int v);
 	const char	*begin_sql;	/* a write transaction */
+	const char	*read_sql;	/* a read one: one snapshot throughout */
 	void	(*close)(struct lab_db *);
 };
 

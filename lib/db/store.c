@@ -551,7 +551,7 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	l.file = l.inv->files.v[0];
 	/* one read transaction: a consistent snapshot across the tables */
 	own_tx = !lab_db_in_tx(db);
-	if (own_tx && lab_db_exec(db, "BEGIN", "begin", err) == -1)
+	if (own_tx && lab_db_begin_read(db, err) == -1)
 		goto out;
 	if (!(parts & LAB_LOAD_HOSTS))
 		parts = 0;
