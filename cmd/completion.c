@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 
+#include "lab/dburi.h"
 #include "lab.h"
 
 /* The shell code; the tables are printed before it. */
@@ -382,7 +383,9 @@ completion_words(struct lab_call *call, struct lab_err *err)
 	    strcmp(what, "switches") != 0)
 		return lab_err_set(err, LAB_EXIT_INPUT, "no words '%s' (hosts, "
 		    "groups or switches)", what);
-	if (access(call->db_path, F_OK) == -1)
+	/* no database yet: no words (a server is asked anyway) */
+	if (!lab_db_uri_is_pg(call->db_path) &&
+	    access(call->db_path, F_OK) == -1)
 		return LAB_EXIT_OK;
 	if (cmd_inventory(call, &inv, err) == -1)
 		return -1;

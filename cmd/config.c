@@ -2,6 +2,7 @@
 #include <stdint.h>
 #include <stdio.h>
 
+#include "lab/dburi.h"
 #include "lab/json.h"
 #include "lab/parse.h"
 #include "lab.h"
@@ -15,8 +16,18 @@ config_run(struct lab_call *call, struct lab_err *err)
 	struct lab_json			 j;
 	struct table			 t;
 	size_t				 k;
+	struct lab_db_uri		 u;
 	long				 v;
 	int				 rc = LAB_EXIT_OK;
+	char				 where[400];
+
+	/* the database's backend and where it is, never a password */
+	if (lab_db_uri_parse(call->db_path, &u, err) == -1)
+		return (int)err->code;
+	snprintf(where, sizeof(where), "postgresql: host %s, port %s, "
+	    "database %s, user %s", *u.host ? u.host : "(socket)",
+	    *u.port ? u.port : "5432", *u.dbname ? u.dbname : "(user's)",
+	    *u.user ? u.user : "(login)");
 
 	if (call->json) {
 		lab_buf_init(&b);
@@ -38,6 +49,17 @@ config_run(struct lab_call *call, struct lab_err *err)
 			lab_json_kstr(&j, "origin", s->origin);
 			lab_json_obj_end(&j);
 		}
+		lab_json_key(&j, "backend");
+		lab_json_obj_begin(&j);
+		lab_json_kstr(&j, "value", u.pg ? "postgresql" : "sqlite");
+		lab_json_kstr(&j, "origin", "db");
+		if (u.pg) {
+			lab_json_kstr(&j, "host", u.host);
+			lab_json_kstr(&j, "port", *u.port ? u.port : "5432");
+			lab_json_kstr(&j, "database", u.dbname);
+			lab_json_kstr(&j, "user", u.user);
+		}
+		lab_json_obj_end(&j);
 		lab_json_obj_end(&j);
 		lab_json_end(&j);
 		if (cmd_write(&b, err) == -1)
@@ -51,6 +73,7 @@ config_run(struct lab_call *call, struct lab_err *err)
 	for (k = 0; k < LAB_CONFIG_N; k++)
 		table_row(&t, lab_config_keys[k], cmd_settings[k].shown,
 		    cmd_settings[k].origin);
+	table_row(&t, "backend", u.pg ? where : "sqlite", "db");
 	table_print(&t, stdout);
 	table_release(&t);
 	return rc;

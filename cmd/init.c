@@ -1,6 +1,7 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <unistd.h>
 
+#include "lab/dburi.h"
 #include "lab/json.h"
 #include "lab.h"
 
@@ -9,7 +10,9 @@ init_run(struct lab_call *call, struct lab_err *err)
 {
 	struct lab_buf	b;
 	struct lab_json	j;
-	int		existed = access(call->db_path, F_OK) == 0, rc;
+	/* a PostgreSQL database is made by its server's admin, not lab */
+	int		existed = lab_db_uri_is_pg(call->db_path) ||
+			    access(call->db_path, F_OK) == 0, rc;
 
 	if (cmd_db(call, LAB_DB_CREATE, err) == -1)
 		return LAB_EXIT_ENV;

@@ -9,6 +9,7 @@
 #include <unistd.h>
 
 #include "lab/cred.h"
+#include "lab/dburi.h"
 #include "lab/text.h"
 #include "lab.h"
 
@@ -45,8 +46,8 @@ enum { OPT_DB = 1000, OPT_CRED, OPT_JSON, OPT_CSV, OPT_DRYRUN, OPT_YES,
 	OPT_VERB = 2000 };
 
 static const struct lab_opt common_opts[] = {
-	{ "db", "PATH", "the database (default $LAB_DB, else "
-	    "$XDG_DATA_HOME/lab/lab.db)" },
+	{ "db", "PATH", "the database, a file or postgresql://USER@HOST:PORT/DB "
+	    "(default $LAB_DB, else $XDG_DATA_HOME/lab/lab.db)" },
 	{ "credentials", "PATH", "the credentials file (default "
 	    "$LAB_CREDENTIALS, else $XDG_CONFIG_HOME/lab/credentials.yaml)" },
 	{ "json", NULL, "print JSON instead of a table" },
@@ -142,9 +143,21 @@ cmd_opt_i(const struct lab_call *call, const char *name, size_t j)
 int
 cmd_db(struct lab_call *call, int flags, struct lab_err *err)
 {
+	LAB_CLEANUP(lab_creds_freep) struct lab_creds *creds = NULL;
+	const struct lab_cred	*pg;
+
 	if (call->db != NULL)
 		return 0;
-	return lab_db_open(call->db_path, flags, &call->db, err);
+	/* PostgreSQL: the credentials file's postgres: entry, when it has
+	   one (0600 rules as for BMCs), else libpq's ~/.pgpass */
+	if (!lab_db_uri_is_pg(call->db_path) ||
+	    access(call->cred_path, F_OK) == -1)
+		return lab_db_open(call->db_path, flags, &call->db, err);
+	if (lab_creds_load(call->cred_path, &creds, err) == -1)
+		return -1;
+	pg = lab_creds_find(creds, "postgres");
+	return lab_db_open_auth(call->db_path, flags,
+	    pg != NULL ? pg->password : NULL, &call->db, err);
 }
 
 /* Opens the database and loads the inventory. */

@@ -38,6 +38,10 @@ test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs"
 test="$test mount"
 # lab report --format prometheus checked by promtool (tests/report/prom.sh)
 test="$test prometheus"
+# lab on PostgreSQL: libpq to build, a throwaway cluster in the tests
+build="$build libpq-dev"
+demo="$demo libpq-dev"
+test="$test libpq-dev postgresql-15 postgresql-client-15"
 # the lab in a box alone (sh scripts/demo.sh box)
 box="$demo debootstrap qemu-system-x86 qemu-utils e2fsprogs openssh-client
 python3"

@@ -29,6 +29,12 @@ enum lab_db_flags {
  */
 int	lab_db_open(const char *path, int flags, struct lab_db **ret,
 	    struct lab_err *err);
+/*
+ * lab_db_open() with the PostgreSQL password (the credentials file's
+ * postgres: entry; NULL: libpq's ~/.pgpass or PGPASSFILE). Never kept.
+ */
+int	lab_db_open_auth(const char *path, int flags, const char *password,
+	    struct lab_db **ret, struct lab_err *err);
 /* Closes the database; NULL is a no-op. */
 void	lab_db_free(struct lab_db *);
 /* For LAB_CLEANUP. */

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include "lab/config.h"
+#include "lab/dburi.h"
 #include "lab/fanout.h"
 #include "lab/file.h"
 #include "lab/parse.h"
@@ -43,10 +44,14 @@ lab_config_freep(struct lab_config **p)
 int
 lab_config_check(enum lab_config_key k, const char *s, struct lab_err *err)
 {
-	long	v;
+	struct lab_db_uri	uri;
+	long			v;
 
 	switch (k) {
 	case LAB_CONFIG_DB:
+		if (*s != '\0')
+			return lab_db_uri_parse(s, &uri, err);
+		/* FALLTHROUGH */
 	case LAB_CONFIG_CREDENTIALS:
 		if (*s == '\0')
 			return lab_err_set(err, LAB_EXIT_INPUT, "%s needs a "

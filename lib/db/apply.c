@@ -14,11 +14,11 @@
  * each membership by its group's id: no lookup by name per row.
  */
 struct stmts {
-	sqlite3_stmt	*host_upd, *host_del, *host_max;
-	sqlite3_stmt	*bmc_del, *nic_del, *nic_del_name, *nic_loc;
-	sqlite3_stmt	*disk_del, *hg_del, *ssh_del, *net_del;
-	sqlite3_stmt	*grp_put, *grp_del;
-	sqlite3_stmt	*sw_ins, *sw_upd, *sw_del;
+	struct db_stmt	*host_upd, *host_del, *host_max;
+	struct db_stmt	*bmc_del, *nic_del, *nic_del_name, *nic_loc;
+	struct db_stmt	*disk_del, *hg_del, *ssh_del, *net_del;
+	struct db_stmt	*grp_put, *grp_del;
+	struct db_stmt	*sw_ins, *sw_upd, *sw_del;
 };
 
 static const struct {
@@ -68,7 +68,7 @@ struct fgroup {
 	const char	*description;
 	int		 declared;
 	size_t		 order;		/* lower: higher precedence */
-	sqlite3_int64	 id;
+	int64_t	 id;
 };
 
 struct apply {
@@ -76,7 +76,7 @@ struct apply {
 	struct stmts		 st;
 	/* rows written many at a time; a new host's id is chosen here */
 	struct db_batch		 hosts, bmcs, ssh, net, nics, disks, members;
-	sqlite3_int64		 next_id;
+	int64_t		 next_id;
 	struct lab_strv		 owned;	/* strings the batches point to */
 	struct lab_changes	*ch;
 	int64_t			 now;
@@ -91,7 +91,7 @@ stmts_release(struct stmts *st)
 	size_t	i;
 
 	for (i = 0; i < LAB_ARRAY_SIZE(stmt_sql); i++)
-		sqlite3_finalize(*(sqlite3_stmt **)((char *)st +
+		lab_db_finalize(*(struct db_stmt **)((char *)st +
 		    stmt_sql[i].off));
 	memset(st, 0, sizeof(*st));
 }
@@ -102,7 +102,7 @@ stmts_prepare(struct lab_db *db, struct stmts *st, struct lab_err *err)
 	size_t	i;
 
 	for (i = 0; i < LAB_ARRAY_SIZE(stmt_sql); i++)
-		if (lab_db_prepare(db, stmt_sql[i].sql, (sqlite3_stmt **)
+		if (lab_db_prepare(db, stmt_sql[i].sql, (struct db_stmt **)
 		    ((char *)st + stmt_sql[i].off), err) == -1) {
 			stmts_release(st);
 			return -1;
@@ -115,23 +115,20 @@ stmts_prepare(struct lab_db *db, struct stmts *st, struct lab_err *err)
  * and clears the bindings before the string can go away.
  */
 static void
-bind_str(sqlite3_stmt *st, int idx, const char *s)
+bind_str(struct db_stmt *st, int idx, const char *s)
 {
-	if (s == NULL)
-		sqlite3_bind_null(st, idx);
-	else
-		sqlite3_bind_text(st, idx, s, -1, SQLITE_STATIC);
+	lab_db_bind_static(st, idx, s);
 }
 
 /* Steps a bound write statement once and resets it. */
 static int
-run(struct apply *a, sqlite3_stmt *st, const char *what)
+run(struct apply *a, struct db_stmt *st, const char *what)
 {
-	int	rc = sqlite3_step(st);
+	int	rc = lab_db_step(st);
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE)
+	lab_db_reset(st);
+	lab_db_clear_bindings(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(a->db, a->err, what);
 	return 0;
 }
@@ -394,7 +391,7 @@ switch_diff(const struct lab_switch *o, const struct lab_switch *n,
 }
 
 /* The id of group name, written before any host. */
-static sqlite3_int64
+static int64_t
 group_id(const struct apply *a, const char *name)
 {
 	size_t	lo = 0, hi = a->fn, mid;
@@ -413,16 +410,16 @@ group_id(const struct apply *a, const char *name)
 }
 
 static void
-int_val(struct db_val *v, sqlite3_int64 i)
+int_val(struct db_val *v, int64_t i)
 {
-	v->type = SQLITE_INTEGER;
+	v->type = DB_INTEGER;
 	v->i = i;
 }
 
 static void
 str_val(struct db_val *v, const char *s)
 {
-	v->type = SQLITE_TEXT;
+	v->type = DB_TEXT;
 	v->s = s;
 }
 
@@ -435,14 +432,14 @@ write_nic_vlan(struct apply *a, const struct lab_vlan_want *w,
 	if (!w->set)
 		return 0;
 	if (w->access != 0)
-		int_val(&v[4], (sqlite3_int64)w->access);
+		int_val(&v[4], (int64_t)w->access);
 	if (w->ntrunk > 0) {
 		if (lab_strv_take(&a->owned, lab_vlan_list_join(w, " ")) == -1)
 			return lab_err_oom(a->err);
 		str_val(&v[5], a->owned.v[a->owned.n - 1]);
 	}
 	if (w->native != 0) {
-		int_val(&v[6], (sqlite3_int64)w->native);
+		int_val(&v[6], (int64_t)w->native);
 		int_val(&v[11], w->native_loc.line);
 		int_val(&v[12], w->native_loc.col);
 	}
@@ -455,9 +452,9 @@ write_nic_vlan(struct apply *a, const struct lab_vlan_want *w,
 /* Writes the host row (a new one into the batch) and gets its id. */
 static int
 write_host_row(struct apply *a, const struct lab_host *h, int update,
-    sqlite3_int64 *id)
+    int64_t *id)
 {
-	sqlite3_stmt	*hs = a->st.host_upd;
+	struct db_stmt	*hs = a->st.host_upd;
 	struct db_val	*v;
 	int		 rc;
 
@@ -476,14 +473,14 @@ write_host_row(struct apply *a, const struct lab_host *h, int update,
 	bind_str(hs, 1, h->name);
 	bind_str(hs, 2, h->model);
 	bind_str(hs, 3, h->role);
-	sqlite3_bind_int64(hs, 4, a->now);
-	if ((rc = sqlite3_step(hs)) == SQLITE_ROW) {
-		*id = sqlite3_column_int64(hs, 0);
-		rc = sqlite3_step(hs);
+	lab_db_bind_int64(hs, 4, a->now);
+	if ((rc = lab_db_step(hs)) == DB_ROW) {
+		*id = lab_db_column_int64(hs, 0);
+		rc = lab_db_step(hs);
 	}
-	sqlite3_reset(hs);
-	sqlite3_clear_bindings(hs);
-	if (rc != SQLITE_DONE)
+	lab_db_reset(hs);
+	lab_db_clear_bindings(hs);
+	if (rc != DB_DONE)
 		return lab_db_fail(a->db, a->err, "write host");
 	return 0;
 }
@@ -497,17 +494,17 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 {
 	struct stmts	*st = &a->st;
 	struct db_val	*v;
-	sqlite3_int64	 id = 0, gid;
+	int64_t	 id = 0, gid;
 	size_t		 i;
 
 	if (write_host_row(a, h, update, &id) == -1)
 		return -1;
 	if (update) {
-		sqlite3_stmt *del[] = { st->bmc_del, st->nic_del,
+		struct db_stmt *del[] = { st->bmc_del, st->nic_del,
 		    st->disk_del, st->hg_del, st->ssh_del, st->net_del };
 
 		for (i = 0; i < LAB_ARRAY_SIZE(del); i++) {
-			sqlite3_bind_int64(del[i], 1, id);
+			lab_db_bind_int64(del[i], 1, id);
 			if (run(a, del[i], "write host") == -1)
 				return -1;
 		}
@@ -561,7 +558,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		if ((v = lab_db_batch_row(&a->nics, a->err)) == NULL)
 			return -1;
 		int_val(&v[0], id);
-		int_val(&v[1], (sqlite3_int64)i);
+		int_val(&v[1], (int64_t)i);
 		str_val(&v[2], h->nics[i].name);
 		str_val(&v[3], h->nics[i].mac);
 		if (write_nic_vlan(a, &h->nics[i].vlan, v) == -1)
@@ -571,10 +568,10 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 		if ((v = lab_db_batch_row(&a->disks, a->err)) == NULL)
 			return -1;
 		int_val(&v[0], id);
-		int_val(&v[1], (sqlite3_int64)i);
+		int_val(&v[1], (int64_t)i);
 		str_val(&v[2], h->disks[i].slot);
 		str_val(&v[3], h->disks[i].kind);
-		int_val(&v[4], (sqlite3_int64)h->disks[i].size_bytes);
+		int_val(&v[4], (int64_t)h->disks[i].size_bytes);
 		str_val(&v[5], h->disks[i].controller);
 		str_val(&v[6], h->disks[i].device);
 		int_val(&v[7], h->disks[i].boot);
@@ -588,7 +585,7 @@ write_host(struct apply *a, const struct lab_host *h, int update)
 			return -1;
 		int_val(&v[0], id);
 		int_val(&v[1], gid);
-		int_val(&v[2], (sqlite3_int64)i);
+		int_val(&v[2], (int64_t)i);
 	}
 	return 0;
 }
@@ -602,7 +599,7 @@ static int
 write_nic_locs(struct apply *a, const struct lab_host *o,
     const struct lab_host *n)
 {
-	sqlite3_stmt			*st = a->st.nic_loc;
+	struct db_stmt			*st = a->st.nic_loc;
 	const struct lab_vlan_want	*w;
 	size_t				 i;
 
@@ -611,13 +608,13 @@ write_nic_locs(struct apply *a, const struct lab_host *o,
 		if (want_locs_eq(&o->nics[i].vlan, w))
 			continue;
 		bind_str(st, 1, n->name);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		lab_db_bind_int64(st, 2, (int64_t)i);
 		bind_str(st, 3, w->loc.file);
-		sqlite3_bind_int(st, 4, w->loc.line);
-		sqlite3_bind_int(st, 5, w->loc.col);
+		lab_db_bind_int(st, 4, w->loc.line);
+		lab_db_bind_int(st, 5, w->loc.col);
 		if (w->native != 0) {
-			sqlite3_bind_int(st, 6, w->native_loc.line);
-			sqlite3_bind_int(st, 7, w->native_loc.col);
+			lab_db_bind_int(st, 6, w->native_loc.line);
+			lab_db_bind_int(st, 7, w->native_loc.col);
 		}
 		if (run(a, st, "write nic") == -1)
 			return -1;
@@ -628,27 +625,27 @@ write_nic_locs(struct apply *a, const struct lab_host *o,
 static int
 write_switch(struct apply *a, const struct lab_switch *s, int update)
 {
-	sqlite3_stmt	*st = update ? a->st.sw_upd : a->st.sw_ins;
+	struct db_stmt	*st = update ? a->st.sw_upd : a->st.sw_ins;
 
 	bind_str(st, 1, s->name);
 	bind_str(st, 2, s->model);
 	bind_str(st, 3, s->address);
-	sqlite3_bind_int(st, 4, s->port);
+	lab_db_bind_int(st, 4, s->port);
 	bind_str(st, 5, s->snmp.version);
 	bind_str(st, 6, s->snmp.credential);
 	bind_str(st, 7, s->snmp.context);
 	if (s->snmp.timeout_ms > 0)
-		sqlite3_bind_int(st, 8, s->snmp.timeout_ms);
+		lab_db_bind_int(st, 8, s->snmp.timeout_ms);
 	if (s->snmp.retries >= 0)
-		sqlite3_bind_int(st, 9, s->snmp.retries);
-	sqlite3_bind_int64(st, 10, a->now);
+		lab_db_bind_int(st, 9, s->snmp.retries);
+	lab_db_bind_int64(st, 10, a->now);
 	if (run(a, st, "write switch") == -1)
 		return -1;
 	return lab_db_switch_decl_write(a->db, s, update, a->err);
 }
 
 static int
-delete_named(struct apply *a, sqlite3_stmt *st, const char *name)
+delete_named(struct apply *a, struct db_stmt *st, const char *name)
 {
 	lab_db_bind_text(st, 1, name);
 	return run(a, st, "delete");
@@ -933,9 +930,9 @@ merge_groups(struct apply *a, const struct lab_inventory *cur,
 		for (j = 0; j < fn; j++) {
 			lab_db_bind_text(a->st.grp_put, 1, fv[j].name);
 			lab_db_bind_text(a->st.grp_put, 2, fv[j].description);
-			sqlite3_bind_int(a->st.grp_put, 3, fv[j].declared);
-			if (sqlite3_step(a->st.grp_put) == SQLITE_ROW)
-				fv[j].id = sqlite3_column_int64(a->st.grp_put,
+			lab_db_bind_int(a->st.grp_put, 3, fv[j].declared);
+			if (lab_db_step(a->st.grp_put) == DB_ROW)
+				fv[j].id = lab_db_column_int64(a->st.grp_put,
 				    0);
 			if (run(a, a->st.grp_put, "write group") == -1)
 				goto out;
@@ -1049,12 +1046,12 @@ check_kept_macs(const struct lab_inventory *cur,
 static int
 next_host_id(struct apply *a)
 {
-	int	rc = sqlite3_step(a->st.host_max);
+	int	rc = lab_db_step(a->st.host_max);
 
-	if (rc == SQLITE_ROW)
-		a->next_id = sqlite3_column_int64(a->st.host_max, 0) + 1;
-	sqlite3_reset(a->st.host_max);
-	if (rc != SQLITE_ROW)
+	if (rc == DB_ROW)
+		a->next_id = lab_db_column_int64(a->st.host_max, 0) + 1;
+	lab_db_reset(a->st.host_max);
+	if (rc != DB_ROW)
 		return lab_db_fail(a->db, a->err, "read host ids");
 	return 0;
 }

@@ -15,7 +15,7 @@
 
 static int
 prepare_rows(struct db_batch *b, const char *into, size_t rows,
-    sqlite3_stmt **ret, struct lab_err *err)
+    struct db_stmt **ret, struct lab_err *err)
 {
 	struct lab_buf	sql;
 	size_t		r;
@@ -57,31 +57,28 @@ lab_db_batch_init(struct db_batch *b, struct lab_db *db, const char *into,
 }
 
 static void
-bind(sqlite3_stmt *st, int idx, const struct db_val *v)
+bind(struct db_stmt *st, int idx, const struct db_val *v)
 {
 	switch (v->type) {
-	case SQLITE_INTEGER:
-		sqlite3_bind_int64(st, idx, v->i);
+	case DB_INTEGER:
+		lab_db_bind_int64(st, idx, v->i);
 		break;
-	case SQLITE_TEXT:
-		if (v->s != NULL) {
-			sqlite3_bind_text(st, idx, v->s, -1, SQLITE_STATIC);
-			break;
-		}
-		/* FALLTHROUGH */
+	case DB_TEXT:
+		lab_db_bind_static(st, idx, v->s);
+		break;
 	default:
-		sqlite3_bind_null(st, idx);
+		lab_db_bind_null(st, idx);
 	}
 }
 
 static int
-step(struct db_batch *b, sqlite3_stmt *st, struct lab_err *err)
+step(struct db_batch *b, struct db_stmt *st, struct lab_err *err)
 {
-	int	rc = sqlite3_step(st);
+	int	rc = lab_db_step(st);
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE)
+	lab_db_reset(st);
+	lab_db_clear_bindings(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(b->db, err, b->what);
 	return 0;
 }
@@ -131,8 +128,8 @@ lab_db_batch_row(struct db_batch *b, struct lab_err *err)
 void
 lab_db_batch_release(struct db_batch *b)
 {
-	sqlite3_finalize(b->one);
-	sqlite3_finalize(b->many);
+	lab_db_finalize(b->one);
+	lab_db_finalize(b->many);
 	b->one = b->many = NULL;
 	b->n = 0;
 }

@@ -15,7 +15,7 @@ static int
 store_rows(struct lab_db *db, int64_t id, const struct lab_pool_run *run,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	size_t		 k, i;
 
 	if (lab_db_prepare(db, "INSERT INTO pool_results (run_id, combo, "
@@ -27,27 +27,27 @@ store_rows(struct lab_db *db, int64_t id, const struct lab_pool_run *run,
 		for (i = 0; i < run->combos[k].ntests; i++) {
 			const struct lab_pool_test *t = &run->combos[k].tests[i];
 
-			sqlite3_reset(st);
-			sqlite3_bind_int64(st, 1, id);
-			sqlite3_bind_int64(st, 2, (int64_t)k);
+			lab_db_reset(st);
+			lab_db_bind_int64(st, 1, id);
+			lab_db_bind_int64(st, 2, (int64_t)k);
 			lab_db_bind_text(st, 3, run->combos[k].set);
 			lab_db_bind_text(st, 4, lab_bench_test_name(t->test));
-			sqlite3_bind_double(st, 5, t->mb_s);
-			sqlite3_bind_double(st, 6, t->mb_s_min);
-			sqlite3_bind_double(st, 7, t->mb_s_max);
-			sqlite3_bind_double(st, 8, t->iops);
-			sqlite3_bind_double(st, 9, t->iops_min);
-			sqlite3_bind_double(st, 10, t->iops_max);
-			sqlite3_bind_double(st, 11, t->lat_mean_ms);
-			sqlite3_bind_double(st, 12, t->lat_p99_ms);
-			sqlite3_bind_int64(st, 13, t->runs);
-			if (sqlite3_step(st) != SQLITE_DONE) {
+			lab_db_bind_double(st, 5, t->mb_s);
+			lab_db_bind_double(st, 6, t->mb_s_min);
+			lab_db_bind_double(st, 7, t->mb_s_max);
+			lab_db_bind_double(st, 8, t->iops);
+			lab_db_bind_double(st, 9, t->iops_min);
+			lab_db_bind_double(st, 10, t->iops_max);
+			lab_db_bind_double(st, 11, t->lat_mean_ms);
+			lab_db_bind_double(st, 12, t->lat_p99_ms);
+			lab_db_bind_int64(st, 13, t->runs);
+			if (lab_db_step(st) != DB_DONE) {
 				lab_db_fail(db, err, "store pool result");
-				sqlite3_finalize(st);
+				lab_db_finalize(st);
 				return -1;
 			}
 		}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -55,7 +55,7 @@ int
 lab_db_pool_store(struct lab_db *db, struct lab_pool_run *run,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	int64_t		 id;
 
 	if (run->host == NULL || run->pool == NULL)
@@ -70,28 +70,28 @@ lab_db_pool_store(struct lab_db *db, struct lab_pool_run *run,
 	lab_db_bind_text(st, 1, run->host);
 	lab_db_bind_text(st, 2, run->pool);
 	lab_db_bind_text(st, 3, run->props != NULL ? run->props : "");
-	sqlite3_bind_int(st, 4, run->repeat > 0 ? run->repeat : 1);
-	sqlite3_bind_int64(st, 5, run->started_at);
+	lab_db_bind_int(st, 4, run->repeat > 0 ? run->repeat : 1);
+	lab_db_bind_int64(st, 5, run->started_at);
 	if (run->finished_at > 0)
-		sqlite3_bind_int64(st, 6, run->finished_at);
+		lab_db_bind_int64(st, 6, run->finished_at);
 	lab_db_bind_text(st, 7, lab_bench_status_name(run->status));
 	lab_db_bind_text(st, 8, run->message);
 	lab_db_bind_text(st, 9, run->left);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "store pool run");
 		goto fail;
 	}
-	id = sqlite3_last_insert_rowid(db->h);
+	id = lab_db_last_id(db);
 	/* a failed run keeps no partial figure */
 	if (run->status == LAB_BENCH_DONE && store_rows(db, id, run, err) == -1)
 		goto fail;
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (lab_db_commit(db, err) == -1)
 		return -1;
 	run->id = id;
 	return 0;
 fail:
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	lab_db_rollback(db);
 	return -1;
 }
@@ -100,7 +100,7 @@ fail:
 static int
 read_rows(struct lab_db *db, struct lab_pool_run *run, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int64_t		 last = -1;
 	int		 rc;
 
@@ -109,15 +109,15 @@ read_rows(struct lab_db *db, struct lab_pool_run *run, struct lab_err *err)
 	    "FROM pool_results WHERE run_id = ?1 ORDER BY combo, test", &st,
 	    err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, run->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 1, run->id);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		struct lab_pool_combo	*c;
 		struct lab_pool_test	*t;
 		char			*w;
 		int			 test;
 
-		if (sqlite3_column_int64(st, 0) != last) {
-			last = sqlite3_column_int64(st, 0);
+		if (lab_db_column_int64(st, 0) != last) {
+			last = lab_db_column_int64(st, 0);
 			c = realloc(run->combos, (run->ncombos + 1) *
 			    sizeof(*c));
 			if (c == NULL)
@@ -138,19 +138,19 @@ read_rows(struct lab_db *db, struct lab_pool_run *run, struct lab_err *err)
 			continue;
 		t = &c->tests[c->ntests++];
 		t->test = (enum lab_bench_test)test;
-		t->mb_s = sqlite3_column_double(st, 3);
-		t->mb_s_min = sqlite3_column_double(st, 4);
-		t->mb_s_max = sqlite3_column_double(st, 5);
-		t->iops = sqlite3_column_double(st, 6);
-		t->iops_min = sqlite3_column_double(st, 7);
-		t->iops_max = sqlite3_column_double(st, 8);
-		t->lat_mean_ms = sqlite3_column_double(st, 9);
-		t->lat_p99_ms = sqlite3_column_double(st, 10);
-		t->runs = sqlite3_column_int(st, 11);
+		t->mb_s = lab_db_column_double(st, 3);
+		t->mb_s_min = lab_db_column_double(st, 4);
+		t->mb_s_max = lab_db_column_double(st, 5);
+		t->iops = lab_db_column_double(st, 6);
+		t->iops_min = lab_db_column_double(st, 7);
+		t->iops_max = lab_db_column_double(st, 8);
+		t->lat_mean_ms = lab_db_column_double(st, 9);
+		t->lat_p99_ms = lab_db_column_double(st, 10);
+		t->runs = lab_db_column_int(st, 11);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read pool results");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -158,18 +158,18 @@ read_rows(struct lab_db *db, struct lab_pool_run *run, struct lab_err *err)
 	"status, message, left_behind FROM pool_runs "
 
 static int
-run_row(sqlite3_stmt *st, struct lab_pool_run *r)
+run_row(struct db_stmt *st, struct lab_pool_run *r)
 {
 	char	*s;
 
 	memset(r, 0, sizeof(*r));
-	r->id = sqlite3_column_int64(st, 0);
+	r->id = lab_db_column_int64(st, 0);
 	r->host = lab_db_text(st, 1);
 	r->pool = lab_db_text(st, 2);
 	r->props = lab_db_text(st, 3);
-	r->repeat = sqlite3_column_int(st, 4);
-	r->started_at = sqlite3_column_int64(st, 5);
-	r->finished_at = sqlite3_column_int64(st, 6);
+	r->repeat = lab_db_column_int(st, 4);
+	r->started_at = lab_db_column_int64(st, 5);
+	r->finished_at = lab_db_column_int64(st, 6);
 	s = lab_db_text(st, 7);
 	r->status = s == NULL ? LAB_BENCH_FAILED : strcmp(s, "done") == 0 ?
 	    LAB_BENCH_DONE : strcmp(s, "running") == 0 ? LAB_BENCH_RUNNING :
@@ -184,7 +184,7 @@ int
 lab_db_pool_last(struct lab_db *db, const char *host, const char *pool,
     struct lab_pool_run *run, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	memset(run, 0, sizeof(*run));
@@ -193,16 +193,16 @@ lab_db_pool_last(struct lab_db *db, const char *host, const char *pool,
 		return -1;
 	lab_db_bind_text(st, 1, host);
 	lab_db_bind_text(st, 2, pool);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
+	rc = lab_db_step(st);
+	if (rc == DB_DONE) {
+		lab_db_finalize(st);
 		return 0;
 	}
-	if (rc != SQLITE_ROW || run_row(st, run) == -1) {
+	if (rc != DB_ROW || run_row(st, run) == -1) {
 		lab_pool_run_release(run);
 		return lab_db_step_fail(db, st, rc, err, "read pool run");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (read_rows(db, run, err) == -1) {
 		lab_pool_run_release(run);
 		return -1;
@@ -214,7 +214,7 @@ int
 lab_db_pool_latest(struct lab_db *db, struct lab_pool_run **ret, size_t *n,
     struct lab_err *err)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct lab_pool_run	*v = NULL, *nv;
 	size_t			 m = 0, i;
 	int			 rc;
@@ -227,24 +227,24 @@ lab_db_pool_latest(struct lab_db *db, struct lab_pool_run **ret, size_t *n,
 	    "LIMIT 1) FROM pool_runs p WHERE p.status = 'done' GROUP BY "
 	    "p.host, p.pool) ORDER BY host, pool", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((nv = realloc(v, (m + 1) * sizeof(*v))) == NULL) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 		v = nv;
 		if (run_row(st, &v[m++]) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		for (i = 0; i < m; i++)
 			lab_pool_run_release(&v[i]);
 		free(v);
 		return lab_db_step_fail(db, st, rc, err, "read pool runs");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	for (i = 0; i < m; i++)
 		if (read_rows(db, &v[i], err) == -1) {
 			for (i = 0; i < m; i++)

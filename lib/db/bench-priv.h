@@ -4,9 +4,9 @@
 
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "lab/bench.h"
+
+struct db_stmt;
 
 /* The disks of a stored run with their results, in the order stored
    (bench.c; bench-runs.c reads runs through it). */
@@ -16,7 +16,7 @@ int	lab_db_bench_run_disks(struct lab_db *, int64_t run_id,
 /* Binds a disk's columns 1-18 of bench_disks (run_id, host, slot, device,
    serial, model, kind, controller, then SMART through smart_message),
    after a reset (bench.c; burnin.c stores its disks through it). */
-void	lab_db_bench_bind_disk(sqlite3_stmt *, int64_t run_id,
+void	lab_db_bench_bind_disk(struct db_stmt *, int64_t run_id,
 	    const char *host, const struct lab_bench_disk *);
 
 /* The columns of a bench run, in the order lab_db_bench_run_row reads
@@ -26,6 +26,6 @@ void	lab_db_bench_bind_disk(sqlite3_stmt *, int64_t run_id,
 
 /* One row of LAB_DB_BENCH_RUN_COLS into run (zeroed first). -1: out of
    memory. */
-int	lab_db_bench_run_row(sqlite3_stmt *, struct lab_bench_run *);
+int	lab_db_bench_run_row(struct db_stmt *, struct lab_bench_run *);
 
 #endif

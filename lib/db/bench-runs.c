@@ -27,26 +27,26 @@ lab_bench_runs_release(struct lab_bench_runs *rs)
 /* The runs of a prepared statement over LAB_DB_BENCH_RUN_COLS, then their disks.
    Finalizes st. */
 static int
-read_runs(struct lab_db *db, sqlite3_stmt *st, struct lab_bench_runs *out,
+read_runs(struct lab_db *db, struct db_stmt *st, struct lab_bench_runs *out,
     struct lab_err *err)
 {
 	struct lab_bench_run	*run;
 	size_t			 i;
 	int			 rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((run = lab_push(&out->v, &out->n, sizeof(*run))) == NULL ||
 		    lab_db_bench_run_row(st, run) == -1) {
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			lab_bench_runs_release(out);
 			return lab_err_oom(err);
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_bench_runs_release(out);
 		return lab_db_step_fail(db, st, rc, err, "read bench runs");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	for (i = 0; i < out->n; i++)
 		if (lab_db_bench_run_disks(db, out->v[i].id,
 		    &out->v[i].disks, err) == -1) {
@@ -60,7 +60,7 @@ int
 lab_db_bench_runs(struct lab_db *db, const char *host, int64_t since,
     struct lab_bench_runs *out, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	out->v = NULL;
 	out->n = 0;
@@ -68,7 +68,7 @@ lab_db_bench_runs(struct lab_db *db, const char *host, int64_t since,
 	    "?2 ORDER BY started_at DESC, id DESC", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	sqlite3_bind_int64(st, 2, since);
+	lab_db_bind_int64(st, 2, since);
 	return read_runs(db, st, out, err);
 }
 
@@ -77,7 +77,7 @@ lab_db_bench_last_done(struct lab_db *db, const char *host,
     struct lab_bench_run *run, struct lab_err *err)
 {
 	struct lab_bench_runs	 rs = { NULL, 0 };
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 
 	memset(run, 0, sizeof(*run));
 	if (lab_db_prepare(db, LAB_DB_BENCH_RUN_COLS "WHERE host = ?1 AND status = 'done' "

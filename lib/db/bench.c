@@ -12,33 +12,33 @@
  */
 
 static void
-bind_count(sqlite3_stmt *st, int idx, int64_t v)
+bind_count(struct db_stmt *st, int idx, int64_t v)
 {
 	if (v < 0)
-		sqlite3_bind_null(st, idx);
+		lab_db_bind_null(st, idx);
 	else
-		sqlite3_bind_int64(st, idx, v);
+		lab_db_bind_int64(st, idx, v);
 }
 
 static int64_t
-col_count(sqlite3_stmt *st, int col)
+col_count(struct db_stmt *st, int col)
 {
-	if (sqlite3_column_type(st, col) == SQLITE_NULL)
+	if (lab_db_column_type(st, col) == DB_NULL)
 		return -1;
-	return sqlite3_column_int64(st, col);
+	return lab_db_column_int64(st, col);
 }
 
 /* Binds a disk's columns 1-18 of bench_disks (run_id ... smart_message),
    after a reset: the part a bench and a burn-in store alike. */
 void
-lab_db_bench_bind_disk(sqlite3_stmt *dst, int64_t run_id, const char *host,
+lab_db_bench_bind_disk(struct db_stmt *dst, int64_t run_id, const char *host,
     const struct lab_bench_disk *d)
 {
 	const struct lab_smart	*s = &d->smart;
 
-	sqlite3_reset(dst);
-	sqlite3_clear_bindings(dst);
-	sqlite3_bind_int64(dst, 1, run_id);
+	lab_db_reset(dst);
+	lab_db_clear_bindings(dst);
+	lab_db_bind_int64(dst, 1, run_id);
 	lab_db_bind_text(dst, 2, d->host != NULL ? d->host : host);
 	lab_db_bind_text(dst, 3, d->slot != NULL ? d->slot : "");
 	lab_db_bind_text(dst, 4, d->device);
@@ -60,7 +60,7 @@ lab_db_bench_bind_disk(sqlite3_stmt *dst, int64_t run_id, const char *host,
 
 static int
 store_disk(struct lab_db *db, int64_t run_id, const char *host,
-    const struct lab_bench_disk *d, sqlite3_stmt *dst, sqlite3_stmt *rst,
+    const struct lab_bench_disk *d, struct db_stmt *dst, struct db_stmt *rst,
     struct lab_err *err)
 {
 	int64_t			 disk_id;
@@ -68,24 +68,24 @@ store_disk(struct lab_db *db, int64_t run_id, const char *host,
 
 	lab_db_bench_bind_disk(dst, run_id, host, d);
 	lab_db_bind_text(dst, 19, d->skipped);
-	if (sqlite3_step(dst) != SQLITE_DONE)
+	if (lab_db_step(dst) != DB_DONE)
 		return lab_db_fail(db, err, "store bench disk");
-	disk_id = sqlite3_last_insert_rowid(db->h);
+	disk_id = lab_db_last_id(db);
 	for (i = 0; i < d->nresults; i++) {
 		const struct lab_bench_result *r = &d->results[i];
 
-		sqlite3_reset(rst);
-		sqlite3_clear_bindings(rst);
-		sqlite3_bind_int64(rst, 1, disk_id);
+		lab_db_reset(rst);
+		lab_db_clear_bindings(rst);
+		lab_db_bind_int64(rst, 1, disk_id);
 		lab_db_bind_text(rst, 2, lab_bench_test_name(r->test));
 		lab_db_bind_text(rst, 3, lab_bench_target_name(r->target_kind));
 		lab_db_bind_text(rst, 4, r->target);
 		lab_db_bind_text(rst, 5, r->why);
-		sqlite3_bind_double(rst, 6, r->mb_s);
-		sqlite3_bind_double(rst, 7, r->iops);
-		sqlite3_bind_double(rst, 8, r->lat_mean_ms);
-		sqlite3_bind_double(rst, 9, r->lat_p99_ms);
-		if (sqlite3_step(rst) != SQLITE_DONE)
+		lab_db_bind_double(rst, 6, r->mb_s);
+		lab_db_bind_double(rst, 7, r->iops);
+		lab_db_bind_double(rst, 8, r->lat_mean_ms);
+		lab_db_bind_double(rst, 9, r->lat_p99_ms);
+		if (lab_db_step(rst) != DB_DONE)
 			return lab_db_fail(db, err, "store bench result");
 	}
 	return 0;
@@ -95,7 +95,7 @@ int
 lab_db_bench_store(struct lab_db *db, struct lab_bench_run *run,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st = NULL, *dst = NULL, *rst = NULL;
+	struct db_stmt	*st = NULL, *dst = NULL, *rst = NULL;
 	int64_t		 id;
 	size_t		 i;
 	int		 done = run->status == LAB_BENCH_DONE;
@@ -112,16 +112,16 @@ lab_db_bench_store(struct lab_db *db, struct lab_bench_run *run,
 	lab_db_bind_text(st, 1, run->host);
 	lab_db_bind_text(st, 2, run->profile != NULL ? run->profile :
 	    "quick");
-	sqlite3_bind_int64(st, 3, run->started_at);
+	lab_db_bind_int64(st, 3, run->started_at);
 	if (run->finished_at > 0)
-		sqlite3_bind_int64(st, 4, run->finished_at);
+		lab_db_bind_int64(st, 4, run->finished_at);
 	lab_db_bind_text(st, 5, lab_bench_status_name(run->status));
 	lab_db_bind_text(st, 6, run->message);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "store bench run");
 		goto fail;
 	}
-	id = sqlite3_last_insert_rowid(db->h);
+	id = lab_db_last_id(db);
 	/* a failed (or unfinished) run keeps no partial result */
 	if (done && run->disks.n > 0) {
 		if (lab_db_prepare(db, "INSERT INTO bench_disks (run_id, host, "
@@ -141,17 +141,17 @@ lab_db_bench_store(struct lab_db *db, struct lab_bench_run *run,
 			    rst, err) == -1)
 				goto fail;
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(dst);
-	sqlite3_finalize(rst);
+	lab_db_finalize(st);
+	lab_db_finalize(dst);
+	lab_db_finalize(rst);
 	if (lab_db_commit(db, err) == -1)
 		return -1;
 	run->id = id;
 	return 0;
 fail:
-	sqlite3_finalize(st);
-	sqlite3_finalize(dst);
-	sqlite3_finalize(rst);
+	lab_db_finalize(st);
+	lab_db_finalize(dst);
+	lab_db_finalize(rst);
 	lab_db_rollback(db);
 	return -1;
 }
@@ -165,16 +165,16 @@ fail:
 
 /* One row of DISK_COLS into d; its id in *disk_id. -1: out of memory. */
 static int
-disk_row(sqlite3_stmt *st, struct lab_bench_disk *d, int64_t *disk_id)
+disk_row(struct db_stmt *st, struct lab_bench_disk *d, int64_t *disk_id)
 {
 	struct lab_smart	*s = &d->smart;
 	char			*h;
 	int			 health;
 
 	lab_bench_disk_init(d);
-	*disk_id = sqlite3_column_int64(st, 0);
-	d->run_id = sqlite3_column_int64(st, 1);
-	d->time = sqlite3_column_int64(st, 2);
+	*disk_id = lab_db_column_int64(st, 0);
+	d->run_id = lab_db_column_int64(st, 1);
+	d->time = lab_db_column_int64(st, 2);
 	d->host = lab_db_text(st, 3);
 	d->slot = lab_db_text(st, 4);
 	d->device = lab_db_text(st, 5);
@@ -206,7 +206,7 @@ static int
 read_results(struct lab_db *db, int64_t disk_id, struct lab_bench_disk *d,
     struct lab_err *err)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct lab_bench_result	*r;
 	char			*w;
 	int			 rc, t;
@@ -215,8 +215,8 @@ read_results(struct lab_db *db, int64_t disk_id, struct lab_bench_disk *d,
 	    "iops, lat_mean_ms, lat_p99_ms FROM bench_results WHERE disk_id = "
 	    "?1", &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, disk_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 1, disk_id);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((w = lab_db_text(st, 0)) == NULL ||
 		    (t = lab_bench_test_parse(w)) == -1) {
 			free(w);
@@ -225,7 +225,7 @@ read_results(struct lab_db *db, int64_t disk_id, struct lab_bench_disk *d,
 		free(w);
 		if ((r = lab_push(&d->results, &d->nresults,
 		    sizeof(*r))) == NULL) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 		r->test = (enum lab_bench_test)t;
@@ -235,14 +235,14 @@ read_results(struct lab_db *db, int64_t disk_id, struct lab_bench_disk *d,
 		free(w);
 		r->target = lab_db_text(st, 2);
 		r->why = lab_db_text(st, 3);
-		r->mb_s = sqlite3_column_double(st, 4);
-		r->iops = sqlite3_column_double(st, 5);
-		r->lat_mean_ms = sqlite3_column_double(st, 6);
-		r->lat_p99_ms = sqlite3_column_double(st, 7);
+		r->mb_s = lab_db_column_double(st, 4);
+		r->iops = lab_db_column_double(st, 5);
+		r->lat_mean_ms = lab_db_column_double(st, 6);
+		r->lat_p99_ms = lab_db_column_double(st, 7);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read bench results");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	/* in the order the jobs run */
 	for (size_t i = 1; i < d->nresults; i++) {
 		struct lab_bench_result x = d->results[i];
@@ -261,30 +261,30 @@ read_results(struct lab_db *db, int64_t disk_id, struct lab_bench_disk *d,
  * Finalizes st.
  */
 static int
-read_disks(struct lab_db *db, sqlite3_stmt *st, struct lab_bench_disks *out,
+read_disks(struct lab_db *db, struct db_stmt *st, struct lab_bench_disks *out,
     struct lab_err *err)
 {
 	struct lab_bench_disk	*d;
 	int64_t			 id;
 	int			 rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((d = lab_push(&out->v, &out->n, sizeof(*d))) == NULL ||
 		    disk_row(st, d, &id) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 		if (read_results(db, id, d, err) == -1) {
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			lab_bench_disks_release(out);
 			return -1;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_bench_disks_release(out);
 		return lab_db_step_fail(db, st, rc, err, "read bench disks");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -292,7 +292,7 @@ int
 lab_db_bench_history(struct lab_db *db, const char *serial, size_t limit,
     struct lab_bench_disks *out, struct lab_err *err)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct lab_bench_disk	 t;
 	size_t			 i;
 
@@ -305,7 +305,7 @@ lab_db_bench_history(struct lab_db *db, const char *serial, size_t limit,
 	    &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, serial);
-	sqlite3_bind_int64(st, 2, limit == 0 ? -1 : (sqlite3_int64)limit);
+	lab_db_bind_int64(st, 2, limit == 0 ? INT64_MAX : (int64_t)limit);
 	if (read_disks(db, st, out, err) == -1)
 		return -1;
 	for (i = 0; i < out->n / 2; i++) {
@@ -318,16 +318,16 @@ lab_db_bench_history(struct lab_db *db, const char *serial, size_t limit,
 
 /* One row of LAB_DB_BENCH_RUN_COLS into run. -1: out of memory. */
 int
-lab_db_bench_run_row(sqlite3_stmt *st, struct lab_bench_run *run)
+lab_db_bench_run_row(struct db_stmt *st, struct lab_bench_run *run)
 {
 	char	*status;
 
 	memset(run, 0, sizeof(*run));
-	run->id = sqlite3_column_int64(st, 0);
+	run->id = lab_db_column_int64(st, 0);
 	run->host = lab_db_text(st, 1);
 	run->profile = lab_db_text(st, 2);
-	run->started_at = sqlite3_column_int64(st, 3);
-	run->finished_at = sqlite3_column_int64(st, 4);
+	run->started_at = lab_db_column_int64(st, 3);
+	run->finished_at = lab_db_column_int64(st, 4);
 	status = lab_db_text(st, 5);
 	run->status = status != NULL && strcmp(status, "done") == 0 ?
 	    LAB_BENCH_DONE : status != NULL && strcmp(status, "running") ==
@@ -341,7 +341,7 @@ int
 lab_db_bench_last(struct lab_db *db, const char *host,
     struct lab_bench_run *run, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	memset(run, 0, sizeof(*run));
@@ -349,22 +349,22 @@ lab_db_bench_last(struct lab_db *db, const char *host,
 	    "ORDER BY started_at DESC, id DESC LIMIT 1", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_DONE) {
-		sqlite3_finalize(st);
+	rc = lab_db_step(st);
+	if (rc == DB_DONE) {
+		lab_db_finalize(st);
 		return 0;
 	}
-	if (rc != SQLITE_ROW)
+	if (rc != DB_ROW)
 		return lab_db_step_fail(db, st, rc, err, "read bench runs");
 	rc = lab_db_bench_run_row(st, run);
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (rc == -1) {
 		lab_bench_run_release(run);
 		return lab_err_oom(err);
 	}
 	if (lab_db_prepare(db, "SELECT " DISK_COLS "WHERE d.run_id = ?1 "
 	    "ORDER BY d.id", &st, err) == -1 ||
-	    (sqlite3_bind_int64(st, 1, run->id),
+	    (lab_db_bind_int64(st, 1, run->id),
 	    read_disks(db, st, &run->disks, err)) == -1) {
 		lab_bench_run_release(run);
 		return -1;
@@ -376,13 +376,13 @@ int
 lab_db_bench_run_disks(struct lab_db *db, int64_t run_id,
     struct lab_bench_disks *out, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	out->v = NULL;
 	out->n = 0;
 	if (lab_db_prepare(db, "SELECT " DISK_COLS "WHERE d.run_id = ?1 "
 	    "ORDER BY d.id", &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
+	lab_db_bind_int64(st, 1, run_id);
 	return read_disks(db, st, out, err);
 }

@@ -17,7 +17,7 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
     const struct lab_bmc_result *res, size_t n, int64_t now,
     const char *source, struct lab_err *err)
 {
-	sqlite3_stmt	*ev = NULL, *st = NULL;
+	struct db_stmt	*ev = NULL, *st = NULL;
 	const char	*detail;
 	size_t		 i;
 	int		 rc = -1;
@@ -53,41 +53,41 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 		    verb == LAB_BMC_BOOT_SET ? lab_boot_name(r->boot) :
 		    r->note;
 		lab_db_bind_text(ev, 1, r->host);
-		sqlite3_bind_int64(ev, 2, now);
+		lab_db_bind_int64(ev, 2, now);
 		lab_db_bind_text(ev, 3, verb == LAB_BMC_BOOT_SET ? "boot set" :
 		    lab_bmc_verb_name(verb));
-		sqlite3_bind_int(ev, 4, r->ok);
+		lab_db_bind_int(ev, 4, r->ok);
 		lab_db_bind_text(ev, 5, state_text(r));
 		lab_db_bind_text(ev, 6, r->reachable ? detail : NULL);
 		lab_db_bind_text(ev, 7, r->err.code ? r->err.msg : NULL);
 		lab_db_bind_text(ev, 8, source);
-		if (sqlite3_step(ev) != SQLITE_DONE) {
+		if (lab_db_step(ev) != DB_DONE) {
 			lab_db_fail(db, err, "record power event");
 			goto out;
 		}
-		sqlite3_reset(ev);
+		lab_db_reset(ev);
 		if (!r->reachable || r->state != LAB_POWER_UNKNOWN ||
 		    verb <= LAB_BMC_SOFT) {
 			lab_db_bind_text(st, 1, r->host);
 			lab_db_bind_text(st, 2, state_text(r));
 			if (r->reachable)
-				sqlite3_bind_int64(st, 3, now);
+				lab_db_bind_int64(st, 3, now);
 			else
-				sqlite3_bind_null(st, 3);
-			sqlite3_bind_int64(st, 4, now);
-			sqlite3_bind_int(st, 5, r->reachable);
+				lab_db_bind_null(st, 3);
+			lab_db_bind_int64(st, 4, now);
+			lab_db_bind_int(st, 5, r->reachable);
 			lab_db_bind_text(st, 6, r->err.code ? r->err.msg : NULL);
-			if (sqlite3_step(st) != SQLITE_DONE) {
+			if (lab_db_step(st) != DB_DONE) {
 				lab_db_fail(db, err, "record power state");
 				goto out;
 			}
-			sqlite3_reset(st);
+			lab_db_reset(st);
 		}
 	}
 	rc = lab_db_commit(db, err);
 out:
-	sqlite3_finalize(ev);
-	sqlite3_finalize(st);
+	lab_db_finalize(ev);
+	lab_db_finalize(st);
 	if (rc == -1)
 		lab_db_rollback(db);
 	return rc;
@@ -98,7 +98,7 @@ int
 lab_db_power_seen(struct lab_db *db, const char *host,
     struct lab_power_seen *ret, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	const char	*s;
 	int		 rc;
 
@@ -109,18 +109,18 @@ lab_db_power_seen(struct lab_db *db, const char *host,
 	    "h.id = p.host_id WHERE h.name = ?1", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		s = (const char *)sqlite3_column_text(st, 0);
+	rc = lab_db_step(st);
+	if (rc == DB_ROW) {
+		s = (const char *)lab_db_column_text(st, 0);
 		ret->state = s == NULL ? LAB_POWER_UNKNOWN :
 		    strcmp(s, "on") == 0 ? LAB_POWER_ON : LAB_POWER_OFF;
-		ret->seen_at = sqlite3_column_int64(st, 1);
-		ret->checked_at = sqlite3_column_int64(st, 2);
-		ret->reachable = sqlite3_column_int(st, 3);
+		ret->seen_at = lab_db_column_int64(st, 1);
+		ret->checked_at = lab_db_column_int64(st, 2);
+		ret->reachable = lab_db_column_int(st, 3);
 		ret->error = lab_db_text(st, 4);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	lab_db_finalize(st);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return lab_db_fail(db, err, "read power state");
 	return 0;
 }

@@ -13,17 +13,17 @@
  */
 
 static void
-bind_count(sqlite3_stmt *st, int idx, int64_t v)
+bind_count(struct db_stmt *st, int idx, int64_t v)
 {
 	if (v < 0)
-		sqlite3_bind_null(st, idx);
+		lab_db_bind_null(st, idx);
 	else
-		sqlite3_bind_int64(st, idx, v);
+		lab_db_bind_int64(st, idx, v);
 }
 
 static int
 store_disk(struct lab_db *db, int64_t run_id, const char *host,
-    const struct lab_burnin_disk *bd, sqlite3_stmt *st, struct lab_err *err)
+    const struct lab_burnin_disk *bd, struct db_stmt *st, struct lab_err *err)
 {
 	const struct lab_bench_disk	*d = &bd->d;
 	const struct lab_smart		*b = &bd->before;
@@ -39,7 +39,7 @@ store_disk(struct lab_db *db, int64_t run_id, const char *host,
 	if (ran) {
 		bind_count(st, 22, d->burnin.errors);
 		lab_db_bind_text(st, 23, d->burnin.detail);
-		sqlite3_bind_int64(st, 24, bd->elapsed_ms);
+		lab_db_bind_int64(st, 24, bd->elapsed_ms);
 	}
 	if (bd->result != LAB_BURNIN_REFUSED) {
 		lab_db_bind_text(st, 25, lab_smart_health_name(b->health));
@@ -47,7 +47,7 @@ store_disk(struct lab_db *db, int64_t run_id, const char *host,
 		bind_count(st, 27, b->pending);
 		bind_count(st, 28, b->offline_uncorrectable);
 	}
-	if (sqlite3_step(st) != SQLITE_DONE)
+	if (lab_db_step(st) != DB_DONE)
 		return lab_db_fail(db, err, "store burn-in disk");
 	return 0;
 }
@@ -57,7 +57,7 @@ lab_db_burnin_store(struct lab_db *db, const struct lab_burnin_host *h,
     int64_t started_at, int64_t finished_at, int64_t *run_id,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st = NULL, *dst = NULL;
+	struct db_stmt	*st = NULL, *dst = NULL;
 	int64_t		 id;
 	size_t		 i;
 
@@ -71,17 +71,17 @@ lab_db_burnin_store(struct lab_db *db, const struct lab_burnin_host *h,
 	    "?2, ?3, ?4, ?5)", &st, err) == -1)
 		goto fail;
 	lab_db_bind_text(st, 1, h->host);
-	sqlite3_bind_int64(st, 2, started_at);
+	lab_db_bind_int64(st, 2, started_at);
 	if (finished_at > 0)
-		sqlite3_bind_int64(st, 3, finished_at);
+		lab_db_bind_int64(st, 3, finished_at);
 	lab_db_bind_text(st, 4, lab_bench_status_name(h->status));
 	lab_db_bind_text(st, 5, h->status == LAB_BENCH_FAILED ? h->err.msg :
 	    NULL);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "store burn-in run");
 		goto fail;
 	}
-	id = sqlite3_last_insert_rowid(db->h);
+	id = lab_db_last_id(db);
 	/* a failed run keeps no partial result */
 	if (h->status == LAB_BENCH_DONE && h->ndisks > 0) {
 		if (lab_db_prepare(db, "INSERT INTO bench_disks (run_id, host, "
@@ -102,15 +102,15 @@ lab_db_burnin_store(struct lab_db *db, const struct lab_burnin_host *h,
 			    err) == -1)
 				goto fail;
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(dst);
+	lab_db_finalize(st);
+	lab_db_finalize(dst);
 	if (lab_db_commit(db, err) == -1)
 		return -1;
 	*run_id = id;
 	return 0;
 fail:
-	sqlite3_finalize(st);
-	sqlite3_finalize(dst);
+	lab_db_finalize(st);
+	lab_db_finalize(dst);
 	lab_db_rollback(db);
 	return -1;
 }

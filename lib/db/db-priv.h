@@ -5,24 +5,57 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include <sqlite3.h>
-
 #include "lab/db.h"
+#include "stmt.h"
 
 struct lab_db {
-	sqlite3	*h;
-	char	*path;
-	int	 in_tx;
+	const struct db_driver	*drv;
+	void			*h;	/* the driver's connection */
+	char			*path;	/* as given; shown in errors */
+	int			 in_tx;
 };
+
+/* The SQLite backend (lib/db/sqlite.c): opens path, sets the pragmas. */
+int	lab_db_sqlite_open(struct lab_db *, int flags, struct lab_err *);
+
+/* Runs sql (no rows) or fails with err, what naming it. */
+int	lab_db_exec(struct lab_db *, const char *sql, const char *what,
+	    struct lab_err *err);
+/* Starts a read transaction: its reads see one snapshot. */
+static inline int
+lab_db_begin_read(struct lab_db *db, struct lab_err *err)
+{
+	return lab_db_exec(db, db->drv->read_sql, "begin", err);
+}
+
+/* Rows the last write changed; the id the last INSERT gave. */
+static inline int64_t
+lab_db_changes(struct lab_db *db)
+{
+	return db->drv->changes(db);
+}
+
+static inline int64_t
+lab_db_last_id(struct lab_db *db)
+{
+	return db->drv->last_id(db);
+}
+
+/* Whether a transaction is open on the connection. */
+static inline int
+lab_db_in_tx(struct lab_db *db)
+{
+	return db->drv->in_tx(db);
+}
 
 /* Sets err from the handle's last error, naming the file; returns -1. */
 int	lab_db_fail(struct lab_db *, struct lab_err *, const char *what);
 /*
  * Finalizes a statement whose step returned rc, not what was wanted, and
- * fails: out of memory when rc is SQLITE_NOMEM or SQLITE_ROW (a row left
+ * fails: out of memory when rc is DB_NOMEM or DB_ROW (a row left
  * unread because keeping it failed), else the handle's error; -1.
  */
-int	lab_db_step_fail(struct lab_db *, sqlite3_stmt *, int rc,
+int	lab_db_step_fail(struct lab_db *, struct db_stmt *, int rc,
 	    struct lab_err *err, const char *what);
 /*
  * The newest limit entries of the audit log (all when limit <= 0), oldest
@@ -32,12 +65,10 @@ int	lab_db_step_fail(struct lab_db *, sqlite3_stmt *, int rc,
 int	lab_db_audit_read(struct lab_db *, int limit, const char *what,
 	    struct lab_audit **ret, size_t *n, struct lab_err *err);
 /* Prepares sql or fails with err. */
-int	lab_db_prepare(struct lab_db *, const char *sql, sqlite3_stmt **ret,
+int	lab_db_prepare(struct lab_db *, const char *sql, struct db_stmt **ret,
 	    struct lab_err *err);
 /* A column as a newly allocated string, NULL for SQL NULL. */
-char	*lab_db_text(sqlite3_stmt *, int col);
-/* Binds a string, or NULL when s is NULL. */
-int	lab_db_bind_text(sqlite3_stmt *, int idx, const char *s);
+char	*lab_db_text(struct db_stmt *, int col);
 
 /*
  * A switch's declared VLANs, ports: entries and uplinks, and its
@@ -56,15 +87,15 @@ int	lab_db_switch_decl_read(struct lab_db *, struct lab_inventory *,
 #define DB_BATCH_COLS	14
 
 struct db_val {
-	int		 type;	/* SQLITE_INTEGER, SQLITE_TEXT; else NULL */
-	sqlite3_int64	 i;
+	int		 type;	/* DB_INTEGER, DB_TEXT; else NULL */
+	int64_t		 i;
 	const char	*s;	/* must live until the flush */
 };
 
 struct db_batch {
 	struct lab_db	*db;
 	const char	*what;		/* for errors: "write disk" */
-	sqlite3_stmt	*one, *many;
+	struct db_stmt	*one, *many;
 	struct db_batch	*first;		/* flushed before this one: parents */
 	int		 ncols;
 	size_t		 n;

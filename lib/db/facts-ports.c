@@ -51,7 +51,7 @@ lab_db_port_views(struct lab_db *db, const char *host,
     struct lab_port_view **ret, size_t *n, struct lab_err *err)
 {
 	struct lab_port_view	*v = NULL, *p;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	size_t			 m = 0;
 	char			*model;
 	int			 rc;
@@ -68,9 +68,9 @@ lab_db_port_views(struct lab_db *db, const char *host,
 	    "ORDER BY l.nic, w.name", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *oper = (const char *)sqlite3_column_text(st, 7);
-		const char *dx = (const char *)sqlite3_column_text(st, 4);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		const char *oper = (const char *)lab_db_column_text(st, 7);
+		const char *dx = (const char *)lab_db_column_text(st, 4);
 
 		if ((p = lab_push(&v, &m, sizeof(*p))) == NULL)
 			break;
@@ -78,11 +78,11 @@ lab_db_port_views(struct lab_db *db, const char *host,
 		p->switch_name = lab_db_text(st, 1);
 		p->port = lab_db_text(st, 2);
 		p->speed_mbps = -1;
-		if (sqlite3_column_type(st, 3) != SQLITE_NULL &&
-		    sqlite3_column_int(st, 6) == 0 &&
+		if (lab_db_column_type(st, 3) != DB_NULL &&
+		    lab_db_column_int(st, 6) == 0 &&
 		    (oper == NULL || strcmp(oper, "up") == 0) &&
-		    sqlite3_column_int64(st, 3) > 0)
-			p->speed_mbps = (long)sqlite3_column_int64(st, 3);
+		    lab_db_column_int64(st, 3) > 0)
+			p->speed_mbps = (long)lab_db_column_int64(st, 3);
 		if (dx != NULL && (strcmp(dx, "full") == 0 ||
 		    strcmp(dx, "half") == 0) && (p->duplex = strdup(dx)) == NULL)
 			break;
@@ -92,11 +92,11 @@ lab_db_port_views(struct lab_db *db, const char *host,
 		if (p->nic == NULL || p->switch_name == NULL || p->port == NULL)
 			break;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_port_views_free(v, m);
 		return lab_db_step_fail(db, st, rc, err, "read port views");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = m;
 	return 0;

@@ -99,7 +99,7 @@ static int
 read_current(struct lab_db *db, const char *kind, const char *subject,
     struct cur **ret, size_t *n, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	struct cur	*v = NULL, *c;
 	size_t		 m = 0;
 	int		 rc;
@@ -110,20 +110,20 @@ read_current(struct lab_db *db, const char *kind, const char *subject,
 		return -1;
 	lab_db_bind_text(st, 1, kind);
 	lab_db_bind_text(st, 2, subject);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((c = lab_push(&v, &m, sizeof(*c))) == NULL)
 			break;
-		c->id = sqlite3_column_int64(st, 0);
+		c->id = lab_db_column_int64(st, 0);
 		c->key = lab_db_text(st, 1);
 		c->value = lab_db_text(st, 2);
 		if (c->key == NULL)
 			break;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		cur_free(v, m);
 		return lab_db_step_fail(db, st, rc, err, "read facts");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = m;
 	return 0;
@@ -141,7 +141,7 @@ close_rows(struct lab_db *db, const char *kind, const char *subject,
     const struct cur *c, const char *keep, size_t nc, int64_t now,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	size_t		 i;
 
 	if (lab_db_prepare(db, "UPDATE facts SET current = 0, closed_at = ?2 "
@@ -150,42 +150,42 @@ close_rows(struct lab_db *db, const char *kind, const char *subject,
 	for (i = 0; i < nc; i++) {
 		if (keep[i])
 			continue;
-		sqlite3_reset(st);
-		sqlite3_bind_int64(st, 1, c[i].id);
-		sqlite3_bind_int64(st, 2, now);
-		if (sqlite3_step(st) != SQLITE_DONE) {
+		lab_db_reset(st);
+		lab_db_bind_int64(st, 1, c[i].id);
+		lab_db_bind_int64(st, 2, now);
+		if (lab_db_step(st) != DB_DONE) {
 			lab_db_fail(db, err, "close facts");
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			return -1;
 		}
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (lab_db_prepare(db, "UPDATE facts SET last_seen = ?3 WHERE "
 	    "kind = ?1 AND subject = ?2 AND current = 1", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, kind);
 	lab_db_bind_text(st, 2, subject);
-	sqlite3_bind_int64(st, 3, now);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	lab_db_bind_int64(st, 3, now);
+	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "store facts");
-		sqlite3_finalize(st);
+		lab_db_finalize(st);
 		return -1;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
 static void
 str_val(struct db_val *v, const char *s)
 {
-	v->type = s != NULL ? SQLITE_TEXT : SQLITE_NULL;
+	v->type = s != NULL ? DB_TEXT : DB_NULL;
 	v->s = s;
 }
 
 static void
 int_val(struct db_val *v, int64_t i)
 {
-	v->type = SQLITE_INTEGER;
+	v->type = DB_INTEGER;
 	v->i = i;
 }
 
@@ -229,7 +229,7 @@ static int
 put_findings(struct lab_db *db, const char *kind, const char *subject,
     const struct lab_fact_findings *fs, int64_t now, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	struct db_batch	 b;
 	struct db_val	*v;
 	size_t		 i;
@@ -240,12 +240,12 @@ put_findings(struct lab_db *db, const char *kind, const char *subject,
 		return -1;
 	lab_db_bind_text(st, 1, kind);
 	lab_db_bind_text(st, 2, subject);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "replace fact findings");
-		sqlite3_finalize(st);
+		lab_db_finalize(st);
 		return -1;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (lab_db_batch_init(&b, db, "fact_findings (kind, subject, severity, "
 	    "finding, item, message, seen_at)", 7, "store fact findings",
 	    err) == -1)
@@ -326,7 +326,7 @@ lab_db_facts_get(struct lab_db *db, const char *kind, const char *subject,
     struct lab_fact_kv **ret, size_t *n, struct lab_err *err)
 {
 	struct lab_fact_kv	*v = NULL, *kv;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	size_t			 m = 0;
 	int			 rc;
 
@@ -337,7 +337,7 @@ lab_db_facts_get(struct lab_db *db, const char *kind, const char *subject,
 		return -1;
 	lab_db_bind_text(st, 1, kind);
 	lab_db_bind_text(st, 2, subject);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((kv = lab_push(&v, &m, sizeof(*kv))) == NULL)
 			break;
 		kv->key = lab_db_text(st, 0);
@@ -345,11 +345,11 @@ lab_db_facts_get(struct lab_db *db, const char *kind, const char *subject,
 		if (kv->key == NULL)
 			break;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_fact_kvs_free(v, m);
 		return lab_db_step_fail(db, st, rc, err, "read facts");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = m;
 	return 0;
@@ -359,7 +359,7 @@ int
 lab_db_facts_seen(struct lab_db *db, const char *kind, const char *subject,
     int64_t *last, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	*last = 0;
@@ -368,10 +368,10 @@ lab_db_facts_seen(struct lab_db *db, const char *kind, const char *subject,
 		return -1;
 	lab_db_bind_text(st, 1, kind);
 	lab_db_bind_text(st, 2, subject);
-	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+	if ((rc = lab_db_step(st)) != DB_ROW)
 		return lab_db_step_fail(db, st, rc, err, "read facts");
-	*last = sqlite3_column_int64(st, 0);
-	sqlite3_finalize(st);
+	*last = lab_db_column_int64(st, 0);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -397,7 +397,7 @@ lab_db_fact_events(struct lab_db *db, int64_t since,
     struct lab_fact_event **ret, size_t *n, struct lab_err *err)
 {
 	struct lab_fact_event	*v = NULL, *e;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	size_t			 m = 0;
 	int			 rc;
 
@@ -405,8 +405,8 @@ lab_db_fact_events(struct lab_db *db, int64_t since,
 	*n = 0;
 	if (lab_db_prepare(db, EVENTS_SQL, &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 1, since);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((e = lab_push(&v, &m, sizeof(*e))) == NULL)
 			break;
 		e->kind = lab_db_text(st, 0);
@@ -414,15 +414,15 @@ lab_db_fact_events(struct lab_db *db, int64_t since,
 		e->key = lab_db_text(st, 2);
 		e->from = lab_db_text(st, 3);
 		e->to = lab_db_text(st, 4);
-		e->at = sqlite3_column_int64(st, 5);
+		e->at = lab_db_column_int64(st, 5);
 		if (e->kind == NULL || e->subject == NULL || e->key == NULL)
 			break;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_fact_events_free(v, m);
 		return lab_db_step_fail(db, st, rc, err, "read fact events");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = m;
 	return 0;
@@ -433,7 +433,7 @@ lab_db_fact_findings(struct lab_db *db, const char *subject,
     struct lab_stored_finding **ret, size_t *n, struct lab_err *err)
 {
 	struct lab_stored_finding	*v = NULL, *s;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	size_t				 m = 0;
 	int				 rc;
 
@@ -446,7 +446,7 @@ lab_db_fact_findings(struct lab_db *db, const char *subject,
 	    "ELSE 3 END, id", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, subject);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((s = lab_push(&v, &m, sizeof(*s))) == NULL)
 			break;
 		s->kind = lab_db_text(st, 0);
@@ -455,17 +455,17 @@ lab_db_fact_findings(struct lab_db *db, const char *subject,
 		s->f.kind = lab_db_text(st, 3);
 		s->f.subject = lab_db_text(st, 4);
 		s->f.message = lab_db_text(st, 5);
-		s->seen_at = sqlite3_column_int64(st, 6);
+		s->seen_at = lab_db_column_int64(st, 6);
 		if (s->kind == NULL || s->subject_name == NULL ||
 		    s->f.severity == NULL || s->f.kind == NULL ||
 		    s->f.subject == NULL || s->f.message == NULL)
 			break;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_stored_findings_free(v, m);
 		return lab_db_step_fail(db, st, rc, err, "read fact findings");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = m;
 	return 0;
@@ -475,7 +475,7 @@ int
 lab_db_report_fact_known(struct lab_db *db, const char *kind,
     const char *subject, int64_t before, int *known, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	*known = 0;
@@ -484,11 +484,11 @@ lab_db_report_fact_known(struct lab_db *db, const char *kind,
 		return -1;
 	lab_db_bind_text(st, 1, kind);
 	lab_db_bind_text(st, 2, subject);
-	sqlite3_bind_int64(st, 3, before);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	lab_db_bind_int64(st, 3, before);
+	rc = lab_db_step(st);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read facts");
-	*known = rc == SQLITE_ROW;
-	sqlite3_finalize(st);
+	*known = rc == DB_ROW;
+	lab_db_finalize(st);
 	return 0;
 }

@@ -33,7 +33,7 @@ int
 lab_db_host_known(struct lab_db *db, const char *host, int *ret,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	*ret = 0;
@@ -41,11 +41,11 @@ lab_db_host_known(struct lab_db *db, const char *host, int *ret,
 	    err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	rc = sqlite3_step(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	rc = lab_db_step(st);
+	if (rc != DB_ROW && rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read hosts");
-	*ret = rc == SQLITE_ROW;
-	sqlite3_finalize(st);
+	*ret = rc == DB_ROW;
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -54,7 +54,7 @@ lab_db_power_events(struct lab_db *db, const char *host, int64_t since,
     struct lab_power_event **ret, size_t *n, struct lab_err *err)
 {
 	struct lab_power_event	*v = NULL, *e;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	size_t			 cap = 0, k = 0;
 	int			 rc;
 
@@ -66,30 +66,30 @@ lab_db_power_events(struct lab_db *db, const char *host, int64_t since,
 	    "ORDER BY e.time DESC, e.id DESC", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	sqlite3_bind_int64(st, 2, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 2, since);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (grow((void **)&v, k, &cap, sizeof(*v)) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 		e = &v[k++];
-		e->time = sqlite3_column_int64(st, 0);
+		e->time = lab_db_column_int64(st, 0);
 		e->action = lab_db_text(st, 1);
 		e->state = lab_db_text(st, 2);
-		e->ok = sqlite3_column_int(st, 3);
+		e->ok = lab_db_column_int(st, 3);
 		e->detail = lab_db_text(st, 4);
 		e->error = lab_db_text(st, 5);
 		e->source = lab_db_text(st, 6);
 		if (e->action == NULL) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_power_events_free(v, k);
 		return lab_db_step_fail(db, st, rc, err, "read power events");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = k;
 	return 0;
@@ -115,7 +115,7 @@ lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
     size_t n, int64_t now, const char *source, int64_t *run,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st = NULL, *q = NULL;
+	struct db_stmt	*st = NULL, *q = NULL;
 	int64_t		 id = 0;
 	size_t		 i, k, stored = 0;
 	int		 rc = -1;
@@ -130,11 +130,11 @@ lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
 	    "?4, ?5, ?6, ?7, ?8, ?9 FROM hosts WHERE name = ?1", &st,
 	    err) == -1)
 		goto out;
-	if (sqlite3_step(q) != SQLITE_ROW) {
+	if (lab_db_step(q) != DB_ROW) {
 		lab_db_fail(db, err, "record sensors");
 		goto out;
 	}
-	id = sqlite3_column_int64(q, 0);
+	id = lab_db_column_int64(q, 0);
 	for (i = 0; i < n; i++) {
 		const struct lab_bmc_result	*r = &res[i];
 
@@ -147,29 +147,29 @@ lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
 			if (s->name == NULL)
 				continue;
 			lab_db_bind_text(st, 1, r->host);
-			sqlite3_bind_int64(st, 2, id);
-			sqlite3_bind_int64(st, 3, now);
+			lab_db_bind_int64(st, 2, id);
+			lab_db_bind_int64(st, 3, now);
 			lab_db_bind_text(st, 4, s->name);
 			lab_db_bind_text(st, 5, s->type);
 			lab_db_bind_text(st, 6, s->unit);
 			if (s->has_value)
-				sqlite3_bind_double(st, 7, s->value);
+				lab_db_bind_double(st, 7, s->value);
 			else
-				sqlite3_bind_null(st, 7);
+				lab_db_bind_null(st, 7);
 			lab_db_bind_text(st, 8, s->state);
 			lab_db_bind_text(st, 9, source);
-			if (sqlite3_step(st) != SQLITE_DONE) {
+			if (lab_db_step(st) != DB_DONE) {
 				lab_db_fail(db, err, "record sensors");
 				goto out;
 			}
-			sqlite3_reset(st);
+			lab_db_reset(st);
 			stored++;
 		}
 	}
 	rc = lab_db_commit(db, err);
 out:
-	sqlite3_finalize(q);
-	sqlite3_finalize(st);
+	lab_db_finalize(q);
+	lab_db_finalize(st);
 	if (rc == -1)
 		lab_db_rollback(db);
 	else if (stored > 0)
@@ -182,7 +182,7 @@ lab_db_sensor_summary(struct lab_db *db, const char *host, int64_t since,
     struct lab_sensor_summary **ret, size_t *n, struct lab_err *err)
 {
 	struct lab_sensor_summary	*v = NULL, *s;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	size_t				 cap = 0, k = 0;
 	int				 rc;
 
@@ -198,35 +198,35 @@ lab_db_sensor_summary(struct lab_db *db, const char *host, int64_t since,
 	    "ORDER BY r.name", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	sqlite3_bind_int64(st, 2, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 2, since);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (grow((void **)&v, k, &cap, sizeof(*v)) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 		s = &v[k++];
 		s->name = lab_db_text(st, 0);
 		s->type = lab_db_text(st, 1);
 		s->unit = lab_db_text(st, 2);
-		s->last_time = sqlite3_column_int64(st, 3);
-		if ((s->has_last = sqlite3_column_type(st, 4) != SQLITE_NULL))
-			s->last = sqlite3_column_double(st, 4);
+		s->last_time = lab_db_column_int64(st, 3);
+		if ((s->has_last = lab_db_column_type(st, 4) != DB_NULL))
+			s->last = lab_db_column_double(st, 4);
 		s->state = lab_db_text(st, 5);
-		if ((s->has_range = sqlite3_column_type(st, 6) != SQLITE_NULL)) {
-			s->min = sqlite3_column_double(st, 6);
-			s->max = sqlite3_column_double(st, 7);
+		if ((s->has_range = lab_db_column_type(st, 6) != DB_NULL)) {
+			s->min = lab_db_column_double(st, 6);
+			s->max = lab_db_column_double(st, 7);
 		}
-		s->count = (size_t)sqlite3_column_int64(st, 8);
+		s->count = (size_t)lab_db_column_int64(st, 8);
 		if (s->name == NULL) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_sensor_summary_free(v, k);
 		return lab_db_step_fail(db, st, rc, err, "read sensor readings");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = k;
 	return 0;
@@ -252,7 +252,7 @@ lab_db_sensor_series(struct lab_db *db, const char *host, const char *sensor,
     struct lab_err *err)
 {
 	struct lab_sensor_point	*v = NULL, *p;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	size_t			 cap = 0, k = 0;
 	int			 rc;
 
@@ -265,24 +265,24 @@ lab_db_sensor_series(struct lab_db *db, const char *host, const char *sensor,
 		return -1;
 	lab_db_bind_text(st, 1, host);
 	lab_db_bind_text(st, 2, sensor);
-	sqlite3_bind_int64(st, 3, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 3, since);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (grow((void **)&v, k, &cap, sizeof(*v)) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 		p = &v[k++];
-		p->time = sqlite3_column_int64(st, 0);
-		p->run = sqlite3_column_int64(st, 1);
-		if ((p->has_value = sqlite3_column_type(st, 2) != SQLITE_NULL))
-			p->value = sqlite3_column_double(st, 2);
+		p->time = lab_db_column_int64(st, 0);
+		p->run = lab_db_column_int64(st, 1);
+		if ((p->has_value = lab_db_column_type(st, 2) != DB_NULL))
+			p->value = lab_db_column_double(st, 2);
 		p->state = lab_db_text(st, 3);
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_sensor_points_free(v, k);
 		return lab_db_step_fail(db, st, rc, err, "read sensor readings");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = k;
 	return 0;
@@ -304,7 +304,7 @@ lab_db_report_power_history(struct lab_db *db, int64_t since,
     struct lab_err *err)
 {
 	struct lab_db_report_power_point	 p;
-	sqlite3_stmt				*st;
+	struct db_stmt				*st;
 	int					 rc;
 
 	/* a state read, or a BMC that failed (unknown); not a sensors read */
@@ -312,19 +312,19 @@ lab_db_report_power_history(struct lab_db *db, int64_t since,
 	    "WHERE time >= ?1 AND (state IS NOT NULL OR ok = 0) "
 	    "ORDER BY host_id, time, id", &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		p.host_id = sqlite3_column_int64(st, 0);
-		p.time = sqlite3_column_int64(st, 1);
-		p.state = (const char *)sqlite3_column_text(st, 2);
+	lab_db_bind_int64(st, 1, since);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		p.host_id = lab_db_column_int64(st, 0);
+		p.time = lab_db_column_int64(st, 1);
+		p.state = (const char *)lab_db_column_text(st, 2);
 		if (fn(arg, &p) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read power events");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -334,7 +334,7 @@ lab_db_report_temperatures(struct lab_db *db, int64_t since,
     struct lab_err *err)
 {
 	struct lab_db_report_reading	 r;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	if (lab_db_prepare(db, "SELECT host_id, name, unit, time, value FROM "
@@ -342,21 +342,21 @@ lab_db_report_temperatures(struct lab_db *db, int64_t since,
 	    "value IS NOT NULL ORDER BY host_id, name, time, id", &st,
 	    err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		r.host_id = sqlite3_column_int64(st, 0);
-		r.name = (const char *)sqlite3_column_text(st, 1);
-		r.unit = (const char *)sqlite3_column_text(st, 2);
-		r.time = sqlite3_column_int64(st, 3);
-		r.value = sqlite3_column_double(st, 4);
+	lab_db_bind_int64(st, 1, since);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		r.host_id = lab_db_column_int64(st, 0);
+		r.name = (const char *)lab_db_column_text(st, 1);
+		r.unit = (const char *)lab_db_column_text(st, 2);
+		r.time = lab_db_column_int64(st, 3);
+		r.value = lab_db_column_double(st, 4);
 		if (fn(arg, &r) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read sensor readings");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -365,7 +365,7 @@ lab_db_sel_record(struct lab_db *db, const struct lab_bmc_result *res,
     size_t n, int64_t now, const char *source, size_t *added,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	size_t		 i, k;
 	int		 rc = -1;
 
@@ -386,23 +386,23 @@ lab_db_sel_record(struct lab_db *db, const struct lab_bmc_result *res,
 			const struct lab_sel_entry	*e = &r->sel[k];
 
 			lab_db_bind_text(st, 1, r->host);
-			sqlite3_bind_int64(st, 2, e->id);
-			sqlite3_bind_int64(st, 3, e->time > 0 ? e->time : 0);
+			lab_db_bind_int64(st, 2, e->id);
+			lab_db_bind_int64(st, 3, e->time > 0 ? e->time : 0);
 			lab_db_bind_text(st, 4, e->sensor);
 			lab_db_bind_text(st, 5, e->event);
-			sqlite3_bind_int64(st, 6, now);
+			lab_db_bind_int64(st, 6, now);
 			lab_db_bind_text(st, 7, source);
-			if (sqlite3_step(st) != SQLITE_DONE) {
+			if (lab_db_step(st) != DB_DONE) {
 				lab_db_fail(db, err, "record SEL entries");
 				goto out;
 			}
-			*added += (size_t)sqlite3_changes(db->h);
-			sqlite3_reset(st);
+			*added += (size_t)lab_db_changes(db);
+			lab_db_reset(st);
 		}
 	}
 	rc = lab_db_commit(db, err);
 out:
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (rc == -1) {
 		lab_db_rollback(db);
 		*added = 0;
@@ -415,7 +415,7 @@ lab_db_sel_kept(struct lab_db *db, const char *host, int64_t since,
     struct lab_sel_kept **ret, size_t *n, struct lab_err *err)
 {
 	struct lab_sel_kept	*v = NULL, *e;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	size_t			 cap = 0, k = 0;
 	int			 rc;
 
@@ -429,24 +429,24 @@ lab_db_sel_kept(struct lab_db *db, const char *host, int64_t since,
 	    "DESC, s.record_id DESC", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	sqlite3_bind_int64(st, 2, since);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 2, since);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (grow((void **)&v, k, &cap, sizeof(*v)) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 		e = &v[k++];
-		e->id = (unsigned)sqlite3_column_int64(st, 0);
-		e->time = sqlite3_column_int64(st, 1);
-		e->first_seen = sqlite3_column_int64(st, 2);
+		e->id = (unsigned)lab_db_column_int64(st, 0);
+		e->time = lab_db_column_int64(st, 1);
+		e->first_seen = lab_db_column_int64(st, 2);
 		e->sensor = lab_db_text(st, 3);
 		e->event = lab_db_text(st, 4);
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_sel_kept_free(v, k);
 		return lab_db_step_fail(db, st, rc, err, "read SEL entries");
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*n = k;
 	return 0;

@@ -40,15 +40,15 @@ put(struct rows *r, const unsigned char *s, const char *prev)
 static int
 size_rows(struct rows *r)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	if (lab_db_prepare(r->db, "SELECT count(*) FROM hosts", &st, r->err) == -1)
 		return -1;
-	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+	if ((rc = lab_db_step(st)) != DB_ROW)
 		return lab_db_step_fail(r->db, st, rc, r->err, "count hosts");
-	r->cap = (size_t)sqlite3_column_int64(st, 0) + 1;
-	sqlite3_finalize(st);
+	r->cap = (size_t)lab_db_column_int64(st, 0) + 1;
+	lab_db_finalize(st);
 	if ((r->v = calloc(r->cap, sizeof(*r->v))) == NULL ||
 	    (r->ids.v = calloc(r->cap, sizeof(*r->ids.v))) == NULL)
 		return lab_err_oom(r->err);
@@ -57,7 +57,7 @@ size_rows(struct rows *r)
 
 /* A new row; the arrays double if hosts came since they were sized. */
 static struct lab_host_row *
-new_row(struct rows *r, sqlite3_int64 id)
+new_row(struct rows *r, int64_t id)
 {
 	struct lab_host_row	*v;
 	struct lab_idx_ent	*e;
@@ -82,7 +82,7 @@ static int
 read_hosts(struct rows *r)
 {
 	struct lab_host_row	*h, *p;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	int			 rc;
 
 	if (size_rows(r) == -1)
@@ -91,29 +91,29 @@ read_hosts(struct rows *r)
 	    "b.address FROM hosts h LEFT JOIN bmcs b ON b.host_id = h.id "
 	    "ORDER BY h.name", &st, r->err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((h = new_row(r, sqlite3_column_int64(st, 0))) == NULL)
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		if ((h = new_row(r, lab_db_column_int64(st, 0))) == NULL)
 			break;
 		p = r->n > 1 ? h - 1 : NULL;
-		h->name = put(r, sqlite3_column_text(st, 1), NULL);
-		h->model = put(r, sqlite3_column_text(st, 2),
+		h->name = put(r, lab_db_column_text(st, 1), NULL);
+		h->model = put(r, lab_db_column_text(st, 2),
 		    p ? p->model : NULL);
-		h->role = put(r, sqlite3_column_text(st, 3),
+		h->role = put(r, lab_db_column_text(st, 3),
 		    p ? p->role : NULL);
-		h->bmc_type = put(r, sqlite3_column_text(st, 4),
+		h->bmc_type = put(r, lab_db_column_text(st, 4),
 		    p ? p->bmc_type : NULL);
-		h->bmc_address = put(r, sqlite3_column_text(st, 5), NULL);
+		h->bmc_address = put(r, lab_db_column_text(st, 5), NULL);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(r->db, st, rc, r->err, "read hosts");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	lab_idx_sort(&r->ids);
 	return 0;
 }
 
 /* One membership of the host being read: position, group name offset. */
 struct member {
-	sqlite3_int64	 pos;
+	int64_t	 pos;
 	size_t		 name;
 };
 
@@ -160,8 +160,8 @@ read_groups(struct rows *r)
 	struct lab_idx	 gids;
 	const char	*shared = NULL;
 	struct member	*mv = NULL;
-	sqlite3_stmt	*st;
-	sqlite3_int64	 id, last = 0;
+	struct db_stmt	*st;
+	int64_t	 id, last = 0;
 	size_t		 nm = 0, *goff = NULL, ng = 0;
 	long		 row = -1, g;
 	int		 rc, ret = -1;
@@ -172,19 +172,19 @@ read_groups(struct rows *r)
 	if (lab_db_prepare(r->db, "SELECT id, name FROM groups", &st,
 	    r->err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (lab_grow(&goff, ng, sizeof(*goff)) == -1 ||
-		    lab_idx_add(&gids, sqlite3_column_int64(st, 0), ng) == -1)
+		    lab_idx_add(&gids, lab_db_column_int64(st, 0), ng) == -1)
 			break;
 		goff[ng++] = names.len;
-		lab_buf_add(&names, (const char *)sqlite3_column_text(st, 1),
-		    (size_t)sqlite3_column_bytes(st, 1) + 1);
+		lab_buf_add(&names, (const char *)lab_db_column_text(st, 1),
+		    (size_t)lab_db_column_bytes(st, 1) + 1);
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_db_step_fail(r->db, st, rc, r->err, "read groups");
 		goto out;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	lab_idx_sort(&gids);
 	if (names.oom) {
 		lab_err_oom(r->err);
@@ -193,8 +193,8 @@ read_groups(struct rows *r)
 	if (lab_db_prepare(r->db, "SELECT host_id, group_id, position "
 	    "FROM host_groups ORDER BY host_id", &st, r->err) == -1)
 		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		id = lab_db_column_int64(st, 0);
 		if (nm == 0 || id != last) {
 			flush_groups(r, row, mv, nm, &names, &line, &shared);
 			nm = 0;
@@ -202,18 +202,18 @@ read_groups(struct rows *r)
 			row = lab_idx_find(&r->ids, id);
 		}
 		if (row < 0 || goff == NULL ||
-		    (g = lab_idx_find(&gids, sqlite3_column_int64(st, 1))) < 0)
+		    (g = lab_idx_find(&gids, lab_db_column_int64(st, 1))) < 0)
 			continue;
 		if (lab_grow(&mv, nm, sizeof(*mv)) == -1)
 			break;
-		mv[nm].pos = sqlite3_column_int64(st, 2);
+		mv[nm].pos = lab_db_column_int64(st, 2);
 		mv[nm++].name = goff[g];
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_db_step_fail(r->db, st, rc, r->err, "read groups");
 		goto out;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	flush_groups(r, row, mv, nm, &names, &line, &shared);
 	ret = 0;
 out:
@@ -229,16 +229,16 @@ out:
 static int
 count(struct rows *r, const char *sql, int nics)
 {
-	sqlite3_stmt	*st;
-	sqlite3_int64	 id, last = 0;
+	struct db_stmt	*st;
+	int64_t	 id, last = 0;
 	long		 row = -1;
 	int		 rc, first = 1;
 
 	if (lab_db_prepare(r->db, sql, &st, r->err) == -1)
 		return -1;
 	/* in host_id order (an index starts with it): each host found once */
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		id = lab_db_column_int64(st, 0);
 		if (first || id != last)
 			row = lab_idx_find(&r->ids, id);
 		first = 0;
@@ -248,10 +248,10 @@ count(struct rows *r, const char *sql, int nics)
 		else if (row >= 0)
 			r->v[row].ndisks++;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(r->db, st, rc, r->err,
 		    "count nics and disks");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -267,18 +267,15 @@ lab_db_host_rows(struct lab_db *db, struct lab_host_rows *ret,
 	r.db = db;
 	r.err = err;
 	lab_pool_init(&r.text);
-	own_tx = sqlite3_get_autocommit(db->h);
-	if (own_tx && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		lab_db_fail(db, err, "begin");
+	own_tx = !lab_db_in_tx(db);
+	if (own_tx && lab_db_begin_read(db, err) == -1)
 		goto out;
-	}
 	if (read_hosts(&r) == 0 && read_groups(&r) == 0 &&
 	    count(&r, "SELECT host_id FROM nics ORDER BY host_id", 1) == 0 &&
 	    count(&r, "SELECT host_id FROM disks ORDER BY host_id", 0) == 0)
 		rc = 0;
 	if (own_tx)
-		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+		db->drv->exec(db, "COMMIT");
 	if (rc == 0 && r.text.oom)
 		rc = lab_err_oom(err);
 	if (rc == -1)

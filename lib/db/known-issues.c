@@ -77,7 +77,7 @@ read_all(struct lab_db *db, struct lab_known_issues *out,
     struct lab_strv *names, struct lab_err *err)
 {
 	struct lab_known_issue	 ki;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	char			*f[12];
 	size_t			 i;
 	int			 rc, bad = 0;
@@ -85,7 +85,7 @@ read_all(struct lab_db *db, struct lab_known_issues *out,
 	if (lab_db_prepare(db, "SELECT " COLS " FROM known_issues ORDER BY id",
 	    &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		for (i = 0; i < 12; i++)
 			f[i] = lab_db_text(st, (int)i);
 		memset(&ki, 0, sizeof(ki));
@@ -100,8 +100,8 @@ read_all(struct lab_db *db, struct lab_known_issues *out,
 		ki.message = f[9];
 		ki.source = f[10];
 		ki.loc.file = f[11];
-		ki.loc.line = sqlite3_column_int(st, 12);
-		ki.loc.col = sqlite3_column_int(st, 13);
+		ki.loc.line = lab_db_column_int(st, 12);
+		ki.loc.col = lab_db_column_int(st, 13);
 		if (f[0] == NULL || lab_known_issues_append(out, &ki,
 		    err) == -1 || (names != NULL &&
 		    lab_strv_add(names, f[0]) == -1))
@@ -109,13 +109,13 @@ read_all(struct lab_db *db, struct lab_known_issues *out,
 		for (i = 0; i < 12; i++)
 			free(f[i]);
 		if (bad) {
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			return lab_err_oom(err);
 		}
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read known issues");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -257,7 +257,7 @@ write_one(struct lab_db *db, const char *name,
     const struct lab_known_issue *ki, int update, int64_t now,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	const char	*sql;
 	int		 rc;
 
@@ -283,28 +283,28 @@ write_one(struct lab_db *db, const char *name,
 	lab_db_bind_text(st, 10, ki->message);
 	lab_db_bind_text(st, 11, ki->source);
 	lab_db_bind_text(st, 12, ki->loc.file);
-	sqlite3_bind_int(st, 13, ki->loc.line);
-	sqlite3_bind_int(st, 14, ki->loc.col);
-	sqlite3_bind_int64(st, 15, now);
-	if ((rc = sqlite3_step(st)) != SQLITE_DONE)
+	lab_db_bind_int(st, 13, ki->loc.line);
+	lab_db_bind_int(st, 14, ki->loc.col);
+	lab_db_bind_int64(st, 15, now);
+	if ((rc = lab_db_step(st)) != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "write known issue");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
 static int
 delete_one(struct lab_db *db, const char *name, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	if (lab_db_prepare(db, "DELETE FROM known_issues WHERE name = ?1",
 	    &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, name);
-	if ((rc = sqlite3_step(st)) != SQLITE_DONE)
+	if ((rc = lab_db_step(st)) != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "remove known issue");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 

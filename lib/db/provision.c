@@ -11,17 +11,17 @@ static const char *const step_kinds[] = { "check", "run", "write" };
 
 /* Runs a prepared statement to completion and finalizes it. */
 static int
-exec_done(struct lab_db *db, sqlite3_stmt *st, const char *what,
+exec_done(struct lab_db *db, struct db_stmt *st, const char *what,
     struct lab_err *err)
 {
-	int	rc = sqlite3_step(st);
+	int	rc = lab_db_step(st);
 
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_db_fail(db, err, what);
-		sqlite3_finalize(st);
+		lab_db_finalize(st);
 		return -1;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -30,7 +30,7 @@ lab_db_run_begin(struct lab_db *db, const struct lab_plan *p,
     const char *plan_json, const struct lab_owner *owner, int64_t now,
     int64_t *run_id, struct lab_err *err)
 {
-	sqlite3_stmt	*st = NULL;
+	struct db_stmt	*st = NULL;
 	size_t		 i;
 
 	if (lab_db_begin(db, err) == -1)
@@ -47,30 +47,30 @@ lab_db_run_begin(struct lab_db *db, const struct lab_plan *p,
 	lab_db_bind_text(st, 3, p->layout);
 	lab_db_bind_text(st, 4, plan_json != NULL && *plan_json != '\0' ?
 	    plan_json : "{}");
-	sqlite3_bind_int64(st, 5, now);
-	sqlite3_bind_int64(st, 6, owner->pid);
-	sqlite3_bind_int64(st, 7, owner->start);
+	lab_db_bind_int64(st, 5, now);
+	lab_db_bind_int64(st, 6, owner->pid);
+	lab_db_bind_int64(st, 7, owner->start);
 	lab_db_bind_text(st, 8, owner->boot);
 	lab_db_bind_text(st, 9, owner->machine);
 	if (exec_done(db, st, "record the run", err) == -1)
 		goto fail;
-	*run_id = sqlite3_last_insert_rowid(db->h);
+	*run_id = lab_db_last_id(db);
 	if (lab_db_prepare(db, "INSERT INTO provision_steps (run_id, position, "
 	    "kind, text) VALUES (?1, ?2, ?3, ?4)", &st, err) == -1)
 		goto fail;
 	for (i = 0; i < p->nsteps; i++) {
-		sqlite3_bind_int64(st, 1, *run_id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		lab_db_bind_int64(st, 1, *run_id);
+		lab_db_bind_int64(st, 2, (int64_t)i);
 		lab_db_bind_text(st, 3, step_kinds[p->steps[i].kind]);
 		lab_db_bind_text(st, 4, p->steps[i].text);
-		if (sqlite3_step(st) != SQLITE_DONE) {
+		if (lab_db_step(st) != DB_DONE) {
 			lab_db_fail(db, err, "record the run's steps");
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			goto fail;
 		}
-		sqlite3_reset(st);
+		lab_db_reset(st);
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return lab_db_commit(db, err);
 fail:
 	lab_db_rollback(db);
@@ -81,14 +81,14 @@ int
 lab_db_run_step_begin(struct lab_db *db, int64_t run_id, size_t i,
     int64_t now, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (lab_db_prepare(db, "UPDATE provision_steps SET started_at = ?3 "
 	    "WHERE run_id = ?1 AND position = ?2", &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)now);
+	lab_db_bind_int64(st, 1, run_id);
+	lab_db_bind_int64(st, 2, (int64_t)i);
+	lab_db_bind_int64(st, 3, (int64_t)now);
 	return exec_done(db, st, "record a step", err);
 }
 
@@ -96,30 +96,29 @@ int
 lab_db_run_step_end(struct lab_db *db, int64_t run_id, size_t i,
     const struct lab_step_result *r, int64_t now, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	char		*out;
 
 	if (lab_db_prepare(db, "UPDATE provision_steps SET finished_at = ?3, "
 	    "exit_status = ?4, output = ?5 WHERE run_id = ?1 AND "
 	    "position = ?2", &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)now);
+	lab_db_bind_int64(st, 1, run_id);
+	lab_db_bind_int64(st, 2, (int64_t)i);
+	lab_db_bind_int64(st, 3, (int64_t)now);
 	if (r->exit_status >= 0)
-		sqlite3_bind_int(st, 4, r->exit_status);
+		lab_db_bind_int(st, 4, r->exit_status);
 	/* the output, then why it failed when that is not in it */
 	out = lab_asprintf("%s%s%s", r->output ? r->output : "",
 	    r->note[0] && r->exit_status < 0 ? (r->output && *r->output ?
 	    "\n" : "") : "", r->exit_status < 0 ? r->note : "");
 	if (out == NULL) {
-		sqlite3_finalize(st);
+		lab_db_finalize(st);
 		return lab_err_oom(err);
 	}
 	if (*out != '\0')
-		sqlite3_bind_text(st, 5, out, -1, free);
-	else
-		free(out);
+		lab_db_bind_text(st, 5, out);
+	free(out);
 	return exec_done(db, st, "record a step", err);
 }
 
@@ -128,7 +127,7 @@ static int
 store_members(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	size_t		 i;
 
 	if (p->nmembers == 0)
@@ -140,14 +139,14 @@ store_members(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
 		lab_db_bind_text(st, 1, p->host);
 		lab_db_bind_text(st, 2, p->members[i].slot);
 		lab_db_bind_text(st, 3, p->members[i].member_of);
-		sqlite3_bind_int64(st, 4, run_id);
-		if (sqlite3_step(st) != SQLITE_DONE) {
-			sqlite3_finalize(st);
+		lab_db_bind_int64(st, 4, run_id);
+		if (lab_db_step(st) != DB_DONE) {
+			lab_db_finalize(st);
 			return lab_db_fail(db, err, "record the disks' pools");
 		}
-		sqlite3_reset(st);
+		lab_db_reset(st);
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -156,21 +155,21 @@ lab_db_run_end(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
     enum lab_run_status status, size_t failed_step, const char *message,
     int64_t now, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	if (lab_db_prepare(db, "UPDATE provision_runs SET finished_at = ?2, "
 	    "status = ?3, failed_step = ?4, message = ?5 WHERE id = ?1",
 	    &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, run_id);
-	sqlite3_bind_int64(st, 2, (sqlite3_int64)now);
+	lab_db_bind_int64(st, 1, run_id);
+	lab_db_bind_int64(st, 2, (int64_t)now);
 	lab_db_bind_text(st, 3, lab_run_status_name(status));
 	if (status != LAB_RUN_DONE)
-		sqlite3_bind_int64(st, 4, (sqlite3_int64)failed_step);
+		lab_db_bind_int64(st, 4, (int64_t)failed_step);
 	lab_db_bind_text(st, 5, message != NULL && *message != '\0' ? message :
 	    NULL);
 	if (lab_db_begin(db, err) == -1) {
-		sqlite3_finalize(st);
+		lab_db_finalize(st);
 		return -1;
 	}
 	if (exec_done(db, st, "record the run's end", err) == -1 ||
@@ -185,7 +184,7 @@ lab_db_run_end(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
 static int
 read_steps(struct lab_db *db, struct lab_run *r, struct lab_err *err)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct lab_run_step	*s;
 	int			 rc;
 
@@ -193,61 +192,61 @@ read_steps(struct lab_db *db, struct lab_run *r, struct lab_err *err)
 	    "finished_at, exit_status, output FROM provision_steps WHERE "
 	    "run_id = ?1 ORDER BY position", &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, r->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 1, r->id);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		s = realloc(r->steps, (r->nsteps + 1) * sizeof(*s));
 		if (s == NULL) {
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			return lab_err_oom(err);
 		}
 		r->steps = s;
 		s = &r->steps[r->nsteps++];
 		memset(s, 0, sizeof(*s));
-		s->position = sqlite3_column_int(st, 0);
+		s->position = lab_db_column_int(st, 0);
 		s->kind = lab_db_text(st, 1);
 		s->text = lab_db_text(st, 2);
-		s->started_at = sqlite3_column_int64(st, 3);
-		s->finished_at = sqlite3_column_int64(st, 4);
-		s->has_status = sqlite3_column_type(st, 5) != SQLITE_NULL;
-		s->exit_status = sqlite3_column_int(st, 5);
+		s->started_at = lab_db_column_int64(st, 3);
+		s->finished_at = lab_db_column_int64(st, 4);
+		s->has_status = lab_db_column_type(st, 5) != DB_NULL;
+		s->exit_status = lab_db_column_int(st, 5);
 		s->output = lab_db_text(st, 6);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "read the run's steps");
 	return 0;
 }
 
 static int
-read_runs(struct lab_db *db, sqlite3_stmt *st, int with_steps,
+read_runs(struct lab_db *db, struct db_stmt *st, int with_steps,
     struct lab_runs *ret, struct lab_err *err)
 {
 	struct lab_run	*r;
 	int		 rc;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		r = realloc(ret->v, (ret->n + 1) * sizeof(*r));
 		if (r == NULL) {
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			return lab_err_oom(err);
 		}
 		ret->v = r;
 		r = &ret->v[ret->n++];
 		memset(r, 0, sizeof(*r));
-		r->id = sqlite3_column_int64(st, 0);
+		r->id = lab_db_column_int64(st, 0);
 		r->host = lab_db_text(st, 1);
 		r->kind = lab_db_text(st, 2);
 		r->layout = lab_db_text(st, 3);
-		r->started_at = sqlite3_column_int64(st, 4);
-		r->finished_at = sqlite3_column_int64(st, 5);
+		r->started_at = lab_db_column_int64(st, 4);
+		r->finished_at = lab_db_column_int64(st, 5);
 		r->status = lab_db_text(st, 6);
-		r->failed_step = sqlite3_column_type(st, 7) == SQLITE_NULL ?
-		    -1 : sqlite3_column_int(st, 7);
+		r->failed_step = lab_db_column_type(st, 7) == DB_NULL ?
+		    -1 : lab_db_column_int(st, 7);
 		r->message = lab_db_text(st, 8);
 		r->plan = lab_db_text(st, 9);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "read provisioning runs");
 	if (with_steps)
 		for (size_t i = 0; i < ret->n; i++)
@@ -263,7 +262,7 @@ int
 lab_db_runs(struct lab_db *db, const char *host, int limit, int with_steps,
     struct lab_runs *ret, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	memset(ret, 0, sizeof(*ret));
 	if (lab_db_runs_reap(db, host, err) == -1)
@@ -272,7 +271,7 @@ lab_db_runs(struct lab_db *db, const char *host, int limit, int with_steps,
 	    "ORDER BY started_at DESC, id DESC LIMIT ?2", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	sqlite3_bind_int(st, 2, limit > 0 ? limit : -1);
+	lab_db_bind_int64(st, 2, limit > 0 ? (int64_t)limit : INT64_MAX);
 	return read_runs(db, st, with_steps, ret, err);
 }
 
@@ -280,14 +279,14 @@ int
 lab_db_run(struct lab_db *db, int64_t id, struct lab_runs *ret,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 
 	memset(ret, 0, sizeof(*ret));
 	if (lab_db_runs_reap(db, NULL, err) == -1)
 		return -1;
 	if (lab_db_prepare(db, RUN_COLS "WHERE id = ?1", &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
+	lab_db_bind_int64(st, 1, id);
 	if (read_runs(db, st, 1, ret, err) == -1)
 		return -1;
 	if (ret->n == 0)
@@ -330,7 +329,7 @@ int
 lab_db_bond_nics(struct lab_db *db, const struct lab_host *h,
     struct lab_bond_nics *ret, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	size_t		 i;
 	int		 rc;
 
@@ -352,17 +351,17 @@ lab_db_bond_nics(struct lab_db *db, const struct lab_host *h,
 
 		n->name = lab_strdup(h->nics[i].name);
 		lab_db_bind_text(st, 1, h->nics[i].mac);
-		if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		if ((rc = lab_db_step(st)) == DB_ROW) {
 			n->switch_name = lab_db_text(st, 0);
 			n->port = lab_db_text(st, 1);
 			n->lag = lab_db_text(st, 2);
-		} else if (rc != SQLITE_DONE) {
-			sqlite3_finalize(st);
+		} else if (rc != DB_DONE) {
+			lab_db_finalize(st);
 			return lab_db_fail(db, err, "read the switch's MAC table");
 		}
-		sqlite3_reset(st);
+		lab_db_reset(st);
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 

@@ -15,11 +15,13 @@ lab_db_report_macs(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_mac	 m;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
+	/* one port a MAC: the least name, on either backend */
 	if (lab_db_prepare(db, "SELECT s.name, lower(f.mac), "
-	    "coalesce(p.name, f.ifindex, '?') FROM switch_fdb f "
+	    "min(coalesce(p.name, CAST(f.ifindex AS TEXT), '?')) "
+	    "FROM switch_fdb f "
 	    "JOIN switches s ON s.id = f.switch_id "
 	    "LEFT JOIN switch_ports p ON p.switch_id = f.switch_id AND "
 	    "p.ifindex = f.ifindex "
@@ -27,17 +29,17 @@ lab_db_report_macs(struct lab_db *db,
 	    "GROUP BY s.name, lower(f.mac) ORDER BY s.name, lower(f.mac)",
 	    &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		m.switch_name = (const char *)sqlite3_column_text(st, 0);
-		m.mac = (const char *)sqlite3_column_text(st, 1);
-		m.port = (const char *)sqlite3_column_text(st, 2);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		m.switch_name = (const char *)lab_db_column_text(st, 0);
+		m.mac = (const char *)lab_db_column_text(st, 1);
+		m.port = (const char *)lab_db_column_text(st, 2);
 		if (fn(arg, &m) == -1) {
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			return lab_err_oom(err);
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "read MAC tables");
 	return 0;
 }
@@ -48,7 +50,7 @@ int
 lab_db_report_baseline(struct lab_db *db, int64_t id, int64_t before,
     int64_t *ret_id, int64_t *when, char **snapshot, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	*ret_id = 0;
@@ -59,18 +61,18 @@ lab_db_report_baseline(struct lab_db *db, int64_t id, int64_t before,
 	    "time <= ?2)) ORDER BY time DESC, id DESC LIMIT 1", &st,
 	    err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_int64(st, 2, before);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		*ret_id = sqlite3_column_int64(st, 0);
-		*when = sqlite3_column_int64(st, 1);
+	lab_db_bind_int64(st, 1, id);
+	lab_db_bind_int64(st, 2, before);
+	if ((rc = lab_db_step(st)) == DB_ROW) {
+		*ret_id = lab_db_column_int64(st, 0);
+		*when = lab_db_column_int64(st, 1);
 		if ((*snapshot = lab_db_text(st, 2)) == NULL)
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 	}
-	sqlite3_finalize(st);
-	if (rc == SQLITE_NOMEM)
+	lab_db_finalize(st);
+	if (rc == DB_NOMEM)
 		return lab_err_oom(err);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+	if (rc != DB_ROW && rc != DB_DONE)
 		return lab_db_fail(db, err, "read report runs");
 	return 0;
 }
@@ -82,7 +84,7 @@ lab_db_report_runs(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_run	 r;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	/* a fact a line: the newlines count them */
@@ -90,17 +92,17 @@ lab_db_report_runs(struct lab_db *db,
 	    "length(replace(snapshot, char(10), '')) FROM report_runs "
 	    "ORDER BY time, id", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		r.id = sqlite3_column_int64(st, 0);
-		r.time = sqlite3_column_int64(st, 1);
-		r.facts = sqlite3_column_int64(st, 2);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		r.id = lab_db_column_int64(st, 0);
+		r.time = lab_db_column_int64(st, 1);
+		r.facts = lab_db_column_int64(st, 2);
 		if (fn(arg, &r) == -1) {
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			return lab_err_oom(err);
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "read report runs");
 	return 0;
 }
@@ -110,18 +112,18 @@ int
 lab_db_report_record(struct lab_db *db, int64_t when, const char *snapshot,
     int64_t *id, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	if (lab_db_prepare(db, "INSERT INTO report_runs (time, snapshot) "
 	    "VALUES (?1, ?2)", &st, err) == -1)
 		return -1;
-	sqlite3_bind_int64(st, 1, when);
+	lab_db_bind_int64(st, 1, when);
 	lab_db_bind_text(st, 2, snapshot);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	rc = lab_db_step(st);
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "record the report run");
-	*id = sqlite3_last_insert_rowid(db->h);
+	*id = lab_db_last_id(db);
 	return 0;
 }

@@ -12,19 +12,19 @@
  */
 
 static const char *
-text(sqlite3_stmt *st, int col)
+text(struct db_stmt *st, int col)
 {
-	return (const char *)sqlite3_column_text(st, col);
+	return (const char *)lab_db_column_text(st, col);
 }
 
 /* Ends a scan: 0 when it read every row, else the error. */
 static int
-scan_end(struct lab_db *db, sqlite3_stmt *st, int rc, struct lab_err *err,
+scan_end(struct lab_db *db, struct db_stmt *st, int rc, struct lab_err *err,
     const char *what)
 {
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, what);
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -35,7 +35,7 @@ lab_db_report_hosts(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_host	 h;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	/* a run whose lab is gone reads as abandoned, not running */
@@ -54,31 +54,31 @@ lab_db_report_hosts(struct lab_db *db,
 	    "LEFT JOIN power_state ps ON ps.host_id = h.id ORDER BY h.name",
 	    &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		memset(&h, 0, sizeof(h));
-		h.id = sqlite3_column_int64(st, 0);
+		h.id = lab_db_column_int64(st, 0);
 		h.name = text(st, 1);
 		h.model = text(st, 2);
 		h.role = text(st, 3);
-		if (sqlite3_column_type(st, 4) != SQLITE_NULL) {
+		if (lab_db_column_type(st, 4) != DB_NULL) {
 			h.bmc_type = text(st, 4);
 			h.bmc_address = text(st, 5);
-			h.bmc_port = sqlite3_column_int(st, 6);
+			h.bmc_port = lab_db_column_int(st, 6);
 			h.bmc_credential = text(st, 12);
-			h.bmc_cipher_suite = sqlite3_column_int(st, 13);
+			h.bmc_cipher_suite = lab_db_column_int(st, 13);
 			h.bmc_workarounds = text(st, 14);
 			h.bmc_privilege = text(st, 15);
-			h.bmc_timeout_ms = sqlite3_column_int(st, 16);
-			h.bmc_retransmit_ms = sqlite3_column_int(st, 17);
+			h.bmc_timeout_ms = lab_db_column_int(st, 16);
+			h.bmc_retransmit_ms = lab_db_column_int(st, 17);
 		}
 		h.power = text(st, 7);
-		h.power_seen = sqlite3_column_int64(st, 8);
-		h.power_checked = sqlite3_column_int64(st, 9);
-		h.bmc_reachable = sqlite3_column_int(st, 10);
+		h.power_seen = lab_db_column_int64(st, 8);
+		h.power_checked = lab_db_column_int64(st, 9);
+		h.bmc_reachable = lab_db_column_int(st, 10);
 		h.last_run = text(st, 11);
 		h.power_error = text(st, 18);
 		if (fn(arg, &h) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
@@ -92,18 +92,18 @@ lab_db_report_groups(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_group	 g;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	if (lab_db_prepare(db, "SELECT hg.host_id, g.name FROM host_groups hg "
 	    "JOIN groups g ON g.id = hg.group_id "
 	    "ORDER BY hg.host_id, hg.position", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		g.host_id = sqlite3_column_int64(st, 0);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		g.host_id = lab_db_column_int64(st, 0);
 		g.name = text(st, 1);
 		if (fn(arg, &g) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
@@ -117,7 +117,7 @@ lab_db_report_nics(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_nic	 n;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	/* the link last seen, even by an older discovery: "seen <when>" */
@@ -128,20 +128,20 @@ lab_db_report_nics(struct lab_db *db,
 	    "LEFT JOIN switches s ON s.id = l.switch_id "
 	    "ORDER BY n.host_id, n.position", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		n.host_id = sqlite3_column_int64(st, 0);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		n.host_id = lab_db_column_int64(st, 0);
 		n.name = text(st, 1);
 		n.mac = text(st, 2);
 		n.switch_name = text(st, 3);
 		n.port = text(st, 4);
-		n.last_seen = sqlite3_column_int64(st, 5);
-		n.vlan_set = sqlite3_column_int(st, 6);
-		n.vlan_access = sqlite3_column_int64(st, 7);
+		n.last_seen = lab_db_column_int64(st, 5);
+		n.vlan_set = lab_db_column_int(st, 6);
+		n.vlan_access = lab_db_column_int64(st, 7);
 		n.vlan_trunk = text(st, 8);
-		n.vlan_native = sqlite3_column_int64(st, 9);
-		n.vlan_tagged = sqlite3_column_int(st, 10);
+		n.vlan_native = lab_db_column_int64(st, 9);
+		n.vlan_tagged = lab_db_column_int(st, 10);
 		if (fn(arg, &n) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
@@ -155,7 +155,7 @@ lab_db_report_disks(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_disk	 d;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	/* member_of: where the last done storage run put the disk */
@@ -165,15 +165,15 @@ lab_db_report_disks(struct lab_db *db,
 	    "ON m.host = h.name AND m.slot = d.slot "
 	    "ORDER BY d.host_id, d.position", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		d.host_id = sqlite3_column_int64(st, 0);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		d.host_id = lab_db_column_int64(st, 0);
 		d.slot = text(st, 1);
 		d.kind = text(st, 2);
-		d.size_bytes = (uint64_t)sqlite3_column_int64(st, 3);
+		d.size_bytes = (uint64_t)lab_db_column_int64(st, 3);
 		d.controller = text(st, 4);
 		d.member_of = text(st, 5);
 		if (fn(arg, &d) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
@@ -187,20 +187,20 @@ lab_db_report_switches(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_switch	 s;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	if (lab_db_prepare(db, "SELECT id, name, model, sys_descr, "
 	    "discovered_at FROM switches ORDER BY name", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		s.id = sqlite3_column_int64(st, 0);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		s.id = lab_db_column_int64(st, 0);
 		s.name = text(st, 1);
 		s.model = text(st, 2);
 		s.descr = text(st, 3);
-		s.discovered_at = sqlite3_column_int64(st, 4);
+		s.discovered_at = lab_db_column_int64(st, 4);
 		if (fn(arg, &s) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
@@ -214,7 +214,7 @@ lab_db_report_ports(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_port	 p;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	/*
@@ -228,8 +228,8 @@ lab_db_report_ports(struct lab_db *db,
 	    "(SELECT group_concat(v.vlan_id, ',') FROM switch_vlans v "
 	    " WHERE v.switch_id = p.switch_id AND "
 	    " ',' || v.untagged || ',' LIKE '%,' || p.ifindex || ',%')), "
-	    "(SELECT coalesce(q.name, g.ifindex) FROM switch_lags g "
-	    " LEFT JOIN switch_ports q ON q.switch_id = g.switch_id AND "
+	    "(SELECT coalesce(q.name, CAST(g.ifindex AS TEXT)) "
+	    " FROM switch_lags g LEFT JOIN switch_ports q ON q.switch_id = g.switch_id AND "
 	    " q.ifindex = g.ifindex WHERE g.switch_id = p.switch_id AND "
 	    " ',' || g.members || ',' LIKE '%,' || p.ifindex || ',%' "
 	    " ORDER BY g.ifindex LIMIT 1), "
@@ -248,23 +248,23 @@ lab_db_report_ports(struct lab_db *db,
 	    "FROM switch_ports p ORDER BY p.switch_id, p.ifindex", &st,
 	    err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		p.switch_id = sqlite3_column_int64(st, 0);
-		p.ifindex = sqlite3_column_int64(st, 1);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		p.switch_id = lab_db_column_int64(st, 0);
+		p.ifindex = lab_db_column_int64(st, 1);
 		p.name = text(st, 2);
 		p.alias = text(st, 3);
 		p.oper_status = text(st, 4);
-		p.speed_mbps = sqlite3_column_int64(st, 5);
+		p.speed_mbps = lab_db_column_int64(st, 5);
 		p.duplex = text(st, 6);
-		p.speed_suspect = sqlite3_column_int(st, 7);
+		p.speed_suspect = lab_db_column_int(st, 7);
 		p.vlan = text(st, 8);
 		p.lag = text(st, 9);
 		p.host = text(st, 10);
 		p.nic = text(st, 11);
 		p.neighbor = text(st, 12);
-		p.type = sqlite3_column_int(st, 13);
+		p.type = lab_db_column_int(st, 13);
 		if (fn(arg, &p) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}
@@ -278,19 +278,19 @@ lab_db_report_findings(struct lab_db *db,
     struct lab_err *err)
 {
 	struct lab_db_report_finding	 f;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	int				 rc;
 
 	if (lab_db_prepare(db, "SELECT f.severity, f.subject, f.message "
 	    "FROM switch_findings f JOIN switches s ON s.id = f.switch_id "
 	    "ORDER BY s.name, f.rowid", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		f.severity = text(st, 0);
 		f.subject = text(st, 1);
 		f.message = text(st, 2);
 		if (fn(arg, &f) == -1) {
-			rc = SQLITE_NOMEM;
+			rc = DB_NOMEM;
 			break;
 		}
 	}

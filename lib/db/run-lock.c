@@ -16,9 +16,9 @@
  */
 
 static void
-copy_col(sqlite3_stmt *st, int col, char *buf, size_t len)
+copy_col(struct db_stmt *st, int col, char *buf, size_t len)
 {
-	const unsigned char	*s = sqlite3_column_text(st, col);
+	const unsigned char	*s = lab_db_column_text(st, col);
 
 	snprintf(buf, len, "%s", s != NULL ? (const char *)s : "");
 }
@@ -28,7 +28,7 @@ static int
 abandon(struct lab_db *db, int64_t id, const struct lab_owner *o,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	char		*msg;
 	int		 rc;
 
@@ -49,11 +49,12 @@ abandon(struct lab_db *db, int64_t id, const struct lab_owner *o,
 		free(msg);
 		return -1;
 	}
-	sqlite3_bind_int64(st, 1, id);
-	sqlite3_bind_text(st, 2, msg, -1, free);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	lab_db_bind_int64(st, 1, id);
+	lab_db_bind_text(st, 2, msg);
+	free(msg);
+	rc = lab_db_step(st);
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "mark a provisioning run abandoned");
 	return 0;
 }
@@ -63,7 +64,7 @@ static int
 reap(struct lab_db *db, const char *host, struct lab_err *err)
 {
 	struct lab_owner	 self, o;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	int64_t			 ids[64];
 	struct lab_owner	 owners[64];
 	size_t			 n = 0, i;
@@ -75,22 +76,22 @@ reap(struct lab_db *db, const char *host, struct lab_err *err)
 	    "(?1 IS NULL OR host = ?1) LIMIT 64", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		memset(&o, 0, sizeof(o));
-		o.pid = sqlite3_column_int64(st, 1);
-		o.start = sqlite3_column_int64(st, 2);
+		o.pid = lab_db_column_int64(st, 1);
+		o.start = lab_db_column_int64(st, 2);
 		copy_col(st, 3, o.boot, sizeof(o.boot));
 		copy_col(st, 4, o.machine, sizeof(o.machine));
 		/* no owner: recorded before version 7, by a lab that is gone
 		   since it could not open this database any more */
-		if (sqlite3_column_type(st, 1) == SQLITE_NULL ||
+		if (lab_db_column_type(st, 1) == DB_NULL ||
 		    lab_owner_gone(&self, &o)) {
-			ids[n] = sqlite3_column_int64(st, 0);
+			ids[n] = lab_db_column_int64(st, 0);
 			owners[n++] = o;
 		}
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "read the provisioning runs in "
 		    "progress");
 	for (i = 0; i < n; i++)
@@ -103,7 +104,7 @@ reap(struct lab_db *db, const char *host, struct lab_err *err)
 static int
 any_running(struct lab_db *db, const char *host)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	struct lab_err	 e;
 	int		 rc;
 
@@ -112,9 +113,9 @@ any_running(struct lab_db *db, const char *host)
 	    "'running' AND (?1 IS NULL OR host = ?1) LIMIT 1", &st, &e) == -1)
 		return 0;
 	lab_db_bind_text(st, 1, host);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	return rc == SQLITE_ROW;
+	rc = lab_db_step(st);
+	lab_db_finalize(st);
+	return rc == DB_ROW;
 }
 
 int
@@ -143,7 +144,7 @@ lab_db_runs_reap(struct lab_db *db, const char *host, struct lab_err *err)
 int
 lab_db_run_lock(struct lab_db *db, const char *host, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	char		 when[32], who[300];
 	struct tm	 tm;
 	time_t		 t;
@@ -157,25 +158,25 @@ lab_db_run_lock(struct lab_db *db, const char *host, struct lab_err *err)
 	    "status = 'running' ORDER BY id LIMIT 1", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, host);
-	if ((rc = sqlite3_step(st)) == SQLITE_DONE) {
-		sqlite3_finalize(st);
+	if ((rc = lab_db_step(st)) == DB_DONE) {
+		lab_db_finalize(st);
 		return 0;
 	}
-	if (rc != SQLITE_ROW) {
-		sqlite3_finalize(st);
+	if (rc != DB_ROW) {
+		lab_db_finalize(st);
 		return lab_db_fail(db, err, "read the provisioning runs in "
 		    "progress");
 	}
-	id = sqlite3_column_int64(st, 0);
-	t = (time_t)sqlite3_column_int64(st, 1);
+	id = lab_db_column_int64(st, 0);
+	t = (time_t)lab_db_column_int64(st, 1);
 	if (gmtime_r(&t, &tm) == NULL ||
 	    strftime(when, sizeof(when), "%Y-%m-%dT%H:%M:%SZ", &tm) == 0)
 		snprintf(when, sizeof(when), "%lld", (long long)t);
 	snprintf(who, sizeof(who), "pid %lld on %s",
-	    (long long)sqlite3_column_int64(st, 2),
-	    sqlite3_column_text(st, 3) != NULL ?
-	    (const char *)sqlite3_column_text(st, 3) : "?");
-	sqlite3_finalize(st);
+	    (long long)lab_db_column_int64(st, 2),
+	    lab_db_column_text(st, 3) != NULL ?
+	    (const char *)lab_db_column_text(st, 3) : "?");
+	lab_db_finalize(st);
 	return lab_err_set(err, LAB_EXIT_PARTIAL, "%s: provisioning run %lld "
 	    "is in progress (%s since %s); wait for it, or end that lab: "
 	    "the next lab command on its machine marks the run abandoned",

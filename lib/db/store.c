@@ -26,19 +26,19 @@ struct load {
 
 /* A column as a string in the inventory's pool, NULL for SQL NULL. */
 static char *
-text(struct load *l, sqlite3_stmt *st, int col)
+text(struct load *l, struct db_stmt *st, int col)
 {
-	const unsigned char	*s = sqlite3_column_text(st, col);
+	const unsigned char	*s = lab_db_column_text(st, col);
 
 	if (s == NULL)
 		return NULL;
 	return lab_pool_strndup(&l->inv->pool, (const char *)s,
-	    (size_t)sqlite3_column_bytes(st, col));
+	    (size_t)lab_db_column_bytes(st, col));
 }
 
 /* The host with database id id, or NULL. */
 static struct lab_host *
-host_by_id(const struct load *l, sqlite3_int64 id)
+host_by_id(const struct load *l, int64_t id)
 {
 	long	i = lab_idx_find(&l->ids, id);
 
@@ -48,14 +48,14 @@ host_by_id(const struct load *l, sqlite3_int64 id)
 /* Prepares sql; when loading one host, binds its id (NULL: none) to ?1. */
 static int
 prepare(struct load *l, const char *all, const char *one,
-    sqlite3_stmt **st)
+    struct db_stmt **st)
 {
 	if (lab_db_prepare(l->db, l->name != NULL ? one : all, st, l->err) == -1)
 		return -1;
 	if (l->name != NULL && l->ids.n > 0)
-		sqlite3_bind_int64(*st, 1, l->ids.v[0].id);
+		lab_db_bind_int64(*st, 1, l->ids.v[0].id);
 	else if (l->name != NULL)
-		sqlite3_bind_null(*st, 1);
+		lab_db_bind_null(*st, 1);
 	return 0;
 }
 
@@ -96,7 +96,7 @@ static int
 load_hosts(struct load *l)
 {
 	struct lab_inventory	*inv = l->inv;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct lab_host		*h;
 	int			 rc;
 
@@ -106,8 +106,8 @@ load_hosts(struct load *l)
 		return -1;
 	if (l->name != NULL)
 		lab_db_bind_text(st, 1, l->name);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if (lab_idx_add(&l->ids, sqlite3_column_int64(st, 0),
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		if (lab_idx_add(&l->ids, lab_db_column_int64(st, 0),
 		    inv->nhosts) == -1 || (h = lab_push(&inv->hosts,
 		    &inv->nhosts, sizeof(*h))) == NULL)
 			break;
@@ -118,9 +118,9 @@ load_hosts(struct load *l)
 		if (h->name == NULL || h->model == NULL)
 			break;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(l->db, st, rc, l->err, "read hosts");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	lab_idx_sort(&l->ids);
 	return 0;
 }
@@ -128,7 +128,7 @@ load_hosts(struct load *l)
 static int
 load_bmcs(struct load *l)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	struct lab_host	*h;
 	struct lab_bmc	*b;
 	int		 rc;
@@ -139,8 +139,8 @@ load_bmcs(struct load *l)
 	    "cipher_suite, workarounds, privilege, timeout_ms, retransmit_ms "
 	    "FROM bmcs WHERE host_id = ?1", &st) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		if ((h = host_by_id(l, lab_db_column_int64(st, 0))) == NULL ||
 		    h->bmc != NULL)
 			continue;
 		if ((b = h->bmc = lab_pool_alloc(&l->inv->pool,
@@ -148,20 +148,20 @@ load_bmcs(struct load *l)
 			break;
 		b->type = text(l, st, 1);
 		b->address = text(l, st, 2);
-		b->port = sqlite3_column_int(st, 3);
+		b->port = lab_db_column_int(st, 3);
 		b->credential = text(l, st, 4);
-		b->cipher_suite = sqlite3_column_int(st, 5);
+		b->cipher_suite = lab_db_column_int(st, 5);
 		if (split_words(l, &b->workarounds,
-		    (const char *)sqlite3_column_text(st, 6)) == -1)
+		    (const char *)lab_db_column_text(st, 6)) == -1)
 			break;
 		b->privilege = text(l, st, 7);
-		b->timeout_ms = sqlite3_column_int(st, 8);
-		b->retransmit_ms = sqlite3_column_int(st, 9);
+		b->timeout_ms = lab_db_column_int(st, 8);
+		b->retransmit_ms = lab_db_column_int(st, 9);
 		b->loc.file = l->file;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(l->db, st, rc, l->err, "read bmcs");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -169,7 +169,7 @@ load_bmcs(struct load *l)
 static int
 load_ssh(struct load *l)
 {
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct lab_host		*h;
 	struct lab_ssh_cfg	*c;
 	int			 rc;
@@ -179,46 +179,46 @@ load_ssh(struct load *l)
 	    "address, port, user, identity, known_hosts, legacy_crypto "
 	    "FROM host_ssh WHERE host_id = ?1", &st) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		if ((h = host_by_id(l, lab_db_column_int64(st, 0))) == NULL ||
 		    h->ssh != NULL)
 			continue;
 		if ((c = h->ssh = lab_pool_alloc(&l->inv->pool,
 		    sizeof(*c))) == NULL)
 			break;
 		c->address = text(l, st, 1);
-		c->port = sqlite3_column_int(st, 2);
+		c->port = lab_db_column_int(st, 2);
 		c->user = text(l, st, 3);
 		c->identity = text(l, st, 4);
 		c->known_hosts = text(l, st, 5);
-		c->legacy_crypto = sqlite3_column_int(st, 6);
+		c->legacy_crypto = lab_db_column_int(st, 6);
 		c->loc.file = l->file;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(l->db, st, rc, l->err,
 		    "read ssh settings");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (prepare(l, "SELECT host_id, address, gateway, dns "
 	    "FROM host_network", "SELECT host_id, address, gateway, dns "
 	    "FROM host_network WHERE host_id = ?1", &st) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((h = host_by_id(l, sqlite3_column_int64(st, 0))) == NULL ||
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		if ((h = host_by_id(l, lab_db_column_int64(st, 0))) == NULL ||
 		    h->network != NULL)
 			continue;
 		if ((h->network = lab_pool_alloc(&l->inv->pool,
 		    sizeof(*h->network))) == NULL ||
 		    split_words(l, &h->network->dns,
-		    (const char *)sqlite3_column_text(st, 3)) == -1)
+		    (const char *)lab_db_column_text(st, 3)) == -1)
 			break;
 		h->network->address = text(l, st, 1);
 		h->network->gateway = text(l, st, 2);
 		h->network->loc.file = l->file;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(l->db, st, rc, l->err,
 		    "read network settings");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -228,7 +228,7 @@ load_ssh(struct load *l)
  * they are read, instead of a sort of every row.
  */
 struct child {
-	sqlite3_int64	 pos;
+	int64_t	 pos;
 	union {
 		struct lab_nic	nic;
 		struct lab_disk	disk;
@@ -241,25 +241,25 @@ struct child {
 
 /* A NIC's VLAN wish from columns 4.. of NIC_COLS. */
 static int
-read_nic_vlan(struct load *l, sqlite3_stmt *st, struct lab_vlan_want *w)
+read_nic_vlan(struct load *l, struct db_stmt *st, struct lab_vlan_want *w)
 {
 	memset(w, 0, sizeof(*w));
-	w->tagged = sqlite3_column_int(st, 7);
-	if (sqlite3_column_type(st, 9) == SQLITE_NULL)
+	w->tagged = lab_db_column_int(st, 7);
+	if (lab_db_column_type(st, 9) == DB_NULL)
 		return 0;
 	w->set = 1;
-	w->access = (unsigned long)sqlite3_column_int64(st, 4);
+	w->access = (unsigned long)lab_db_column_int64(st, 4);
 	if (lab_vlan_list_parse(&l->inv->pool,
-	    (const char *)sqlite3_column_text(st, 5), w) == -1)
+	    (const char *)lab_db_column_text(st, 5), w) == -1)
 		return -1;
-	w->native = (unsigned long)sqlite3_column_int64(st, 6);
+	w->native = (unsigned long)lab_db_column_int64(st, 6);
 	if ((w->loc.file = text(l, st, 8)) == NULL)
 		w->loc.file = l->file;
-	w->loc.line = sqlite3_column_int(st, 9);
-	w->loc.col = sqlite3_column_int(st, 10);
+	w->loc.line = lab_db_column_int(st, 9);
+	w->loc.col = lab_db_column_int(st, 10);
 	w->native_loc.file = w->loc.file;
-	w->native_loc.line = sqlite3_column_int(st, 11);
-	w->native_loc.col = sqlite3_column_int(st, 12);
+	w->native_loc.line = lab_db_column_int(st, 11);
+	w->native_loc.col = lab_db_column_int(st, 12);
 	return 0;
 }
 
@@ -298,8 +298,8 @@ load_children(struct load *l, int nics)
 {
 	struct child	*v = NULL, *c;
 	struct lab_host	*h = NULL, *nh;
-	sqlite3_stmt	*st;
-	sqlite3_int64	 id, last = 0;
+	struct db_stmt	*st;
+	int64_t	 id, last = 0;
 	size_t		 n = 0;
 	int		 rc, first = 1, ret = -1;
 
@@ -311,8 +311,8 @@ load_children(struct load *l, int nics)
 	    "size_bytes, controller, device, boot FROM disks "
 	    "WHERE host_id = ?1", &st) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		id = sqlite3_column_int64(st, 0);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		id = lab_db_column_int64(st, 0);
 		if (first || id != last) {
 			if (flush_children(l, h, v, n, nics) == -1)
 				break;
@@ -328,7 +328,7 @@ load_children(struct load *l, int nics)
 			continue;
 		if ((c = lab_push(&v, &n, sizeof(*c))) == NULL)
 			break;
-		c->pos = sqlite3_column_int64(st, 1);
+		c->pos = lab_db_column_int64(st, 1);
 		if (nics) {
 			c->u.nic.name = text(l, st, 2);
 			c->u.nic.mac = text(l, st, 3);
@@ -338,22 +338,22 @@ load_children(struct load *l, int nics)
 		} else {
 			c->u.disk.slot = text(l, st, 2);
 			c->u.disk.kind = text(l, st, 3);
-			c->u.disk.size_bytes = (uint64_t)sqlite3_column_int64(st,
+			c->u.disk.size_bytes = (uint64_t)lab_db_column_int64(st,
 			    4);
 			c->u.disk.controller = text(l, st, 5);
 			c->u.disk.device = text(l, st, 6);
-			c->u.disk.boot = sqlite3_column_int(st, 7);
+			c->u.disk.boot = lab_db_column_int(st, 7);
 			c->u.disk.loc.file = l->file;
 		}
 	}
-	if (rc == SQLITE_DONE && flush_children(l, h, v, n, nics) == -1)
-		rc = SQLITE_NOMEM;
-	if (rc != SQLITE_DONE) {
+	if (rc == DB_DONE && flush_children(l, h, v, n, nics) == -1)
+		rc = DB_NOMEM;
+	if (rc != DB_DONE) {
 		lab_db_step_fail(l->db, st, rc, l->err,
 		    nics ? "read nics" : "read disks");
 		goto out;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	ret = 0;
 out:
 	free(v);
@@ -362,7 +362,7 @@ out:
 
 /* A host's memberships, read in group id order, put in position order. */
 struct member {
-	sqlite3_int64	 pos;
+	int64_t	 pos;
 	char		*group;
 };
 
@@ -389,8 +389,8 @@ flush_members(struct load *l, struct lab_host *h, struct member *v, size_t n)
 static int
 cmp_groupid(const void *a, const void *b)
 {
-	sqlite3_int64	x = *(const sqlite3_int64 *)a;
-	sqlite3_int64	y = *(const sqlite3_int64 *)b;
+	int64_t	x = *(const int64_t *)a;
+	int64_t	y = *(const int64_t *)b;
 
 	return (x > y) - (x < y);
 }
@@ -404,60 +404,60 @@ static int
 load_memberships(struct load *l)
 {
 	struct groupname {
-		sqlite3_int64	 id;
+		int64_t	 id;
 		char		*name;
 	}			*gv = NULL;
 	struct member		*mv = NULL;
 	struct groupname	 key, *g;
 	struct lab_host		*h = NULL, *nh;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	size_t			 ng = 0, nm = 0;
 	int			 rc, ret = -1;
 
 	if (lab_db_prepare(l->db, "SELECT id, name FROM groups", &st,
 	    l->err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (lab_grow(&gv, ng, sizeof(*gv)) == -1)
 			break;
-		gv[ng].id = sqlite3_column_int64(st, 0);
+		gv[ng].id = lab_db_column_int64(st, 0);
 		if ((gv[ng++].name = text(l, st, 1)) == NULL)
 			break;
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_db_step_fail(l->db, st, rc, l->err, "read groups");
 		goto out;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (ng > 1)
 		qsort(gv, ng, sizeof(*gv), cmp_groupid);
 	if (prepare(l, "SELECT host_id, group_id, position FROM host_groups",
 	    "SELECT host_id, group_id, position FROM host_groups "
 	    "WHERE host_id = ?1", &st) == -1)
 		goto out;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		nh = host_by_id(l, sqlite3_column_int64(st, 0));
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		nh = host_by_id(l, lab_db_column_int64(st, 0));
 		if (nh != h && h != NULL && flush_members(l, h, mv, nm) == -1)
 			break;
 		if (nh != h)
 			nm = 0;
 		h = nh;
-		key.id = sqlite3_column_int64(st, 1);
+		key.id = lab_db_column_int64(st, 1);
 		g = ng > 0 ? bsearch(&key, gv, ng, sizeof(*gv), cmp_groupid) : NULL;
 		if (h == NULL || g == NULL)
 			continue;
 		if (lab_grow(&mv, nm, sizeof(*mv)) == -1)
 			break;
-		mv[nm].pos = sqlite3_column_int64(st, 2);
+		mv[nm].pos = lab_db_column_int64(st, 2);
 		mv[nm++].group = g->name;
 	}
-	if (rc == SQLITE_DONE && h != NULL && flush_members(l, h, mv, nm) == -1)
-		rc = SQLITE_NOMEM;
-	if (rc != SQLITE_DONE) {
+	if (rc == DB_DONE && h != NULL && flush_members(l, h, mv, nm) == -1)
+		rc = DB_NOMEM;
+	if (rc != DB_DONE) {
 		lab_db_step_fail(l->db, st, rc, l->err, "read groups");
 		goto out;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	ret = 0;
 out:
 	free(gv);
@@ -469,7 +469,7 @@ static int
 load_switches(struct load *l)
 {
 	struct lab_inventory	*inv = l->inv;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct lab_switch	*s;
 	const char		*file = l->file;
 	int			 rc;
@@ -483,25 +483,25 @@ load_switches(struct load *l)
 		return -1;
 	if (l->name != NULL)
 		lab_db_bind_text(st, 1, l->name);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((s = lab_push(&inv->switches, &inv->nswitches,
 		    sizeof(*s))) == NULL)
 			break;
 		s->name = text(l, st, 0);
 		s->model = text(l, st, 1);
 		s->address = text(l, st, 2);
-		s->port = sqlite3_column_int(st, 3);
+		s->port = lab_db_column_int(st, 3);
 		s->snmp.version = text(l, st, 4);
 		s->snmp.credential = text(l, st, 5);
 		s->snmp.context = text(l, st, 6);
-		s->snmp.timeout_ms = sqlite3_column_int(st, 7);
-		s->snmp.retries = sqlite3_column_type(st, 8) == SQLITE_NULL ?
-		    -1 : sqlite3_column_int(st, 8);
+		s->snmp.timeout_ms = lab_db_column_int(st, 7);
+		s->snmp.retries = lab_db_column_type(st, 8) == DB_NULL ?
+		    -1 : lab_db_column_int(st, 8);
 		s->loc.file = file;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(l->db, st, rc, l->err, "read switches");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -509,15 +509,15 @@ static int
 load_groups(struct load *l)
 {
 	struct lab_inventory	*inv = l->inv;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	struct lab_group	*g;
 	const char		*file = l->file;
 	int			 rc;
 
 	if (lab_db_prepare(l->db, "SELECT name, description FROM groups "
-	    "WHERE declared ORDER BY name", &st, l->err) == -1)
+	    "WHERE declared <> 0 ORDER BY name", &st, l->err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((g = lab_push(&inv->groups, &inv->ngroups,
 		    sizeof(*g))) == NULL)
 			break;
@@ -525,9 +525,9 @@ load_groups(struct load *l)
 		g->description = text(l, st, 1);
 		g->loc.file = file;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(l->db, st, rc, l->err, "read groups");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -550,12 +550,9 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	}
 	l.file = l.inv->files.v[0];
 	/* one read transaction: a consistent snapshot across the tables */
-	own_tx = sqlite3_get_autocommit(db->h);
-	if (own_tx && sqlite3_exec(db->h, "BEGIN", NULL, NULL, NULL) !=
-	    SQLITE_OK) {
-		lab_db_fail(db, err, "begin");
+	own_tx = !lab_db_in_tx(db);
+	if (own_tx && lab_db_begin_read(db, err) == -1)
 		goto out;
-	}
 	if (!(parts & LAB_LOAD_HOSTS))
 		parts = 0;
 	if ((!(parts & LAB_LOAD_HOSTS) || load_hosts(&l) == 0) &&
@@ -569,7 +566,7 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	    load_groups(&l) == 0)
 		rc = 0;
 	if (own_tx)
-		sqlite3_exec(db->h, "COMMIT", NULL, NULL, NULL);
+		db->drv->exec(db, "COMMIT");
 out:
 	lab_idx_release(&l.ids);
 	if (rc == 0)

@@ -11,7 +11,7 @@ links_read(struct lab_db *db, const char *host, struct lab_links_seen *ret,
 {
 	struct lab_links_seen	 s = { NULL, 0 };
 	struct lab_link_seen	*v;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	int			 rc;
 
 	if (lab_db_prepare(db, host == NULL ? "SELECT h.name, l.nic, w.name, "
@@ -23,7 +23,7 @@ links_read(struct lab_db *db, const char *host, struct lab_links_seen *ret,
 		return -1;
 	if (host != NULL)
 		lab_db_bind_text(st, 1, host);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (lab_grow(&s.v, s.n, sizeof(*s.v)) == -1)
 			break;
 		v = &s.v[s.n++];
@@ -35,10 +35,10 @@ links_read(struct lab_db *db, const char *host, struct lab_links_seen *ret,
 		    v->port == NULL)
 			break;
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	lab_db_finalize(st);
+	if (rc != DB_DONE) {
 		lab_links_seen_release(&s);
-		return rc == SQLITE_ROW ? lab_err_oom(err) :
+		return rc == DB_ROW ? lab_err_oom(err) :
 		    lab_db_fail(db, err, "read links");
 	}
 	*ret = s;
@@ -80,15 +80,15 @@ static int
 exec1(struct lab_db *db, const char *sql, const char *name,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	if (lab_db_prepare(db, sql, &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, name);
-	rc = sqlite3_step(st);
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE)
+	rc = lab_db_step(st);
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "store discovery");
 	return 0;
 }
@@ -144,13 +144,13 @@ static const char *const store_sql[S_N] = {
 };
 
 static int
-step(struct lab_db *db, sqlite3_stmt *st, struct lab_err *err)
+step(struct lab_db *db, struct db_stmt *st, struct lab_err *err)
 {
-	int	rc = sqlite3_step(st);
+	int	rc = lab_db_step(st);
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	return rc == SQLITE_DONE ? 0 : lab_db_fail(db, err, "store discovery");
+	lab_db_reset(st);
+	lab_db_clear_bindings(st);
+	return rc == DB_DONE ? 0 : lab_db_fail(db, err, "store discovery");
 }
 
 /* The PVID of a port, or NULL (the PVIDs are sorted by ifindex). */
@@ -184,7 +184,7 @@ bridge_port_of(const struct lab_snmp_bridge *br, unsigned long ifindex)
 }
 
 static int
-store_tables(struct lab_db *db, sqlite3_stmt **st,
+store_tables(struct lab_db *db, struct db_stmt **st,
     const struct lab_switch_view *v, int64_t now, struct lab_err *err)
 {
 	const char			*name = v->name;
@@ -197,27 +197,27 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 		const struct lab_snmp_port	*p = &v->ports.v[i];
 
 		lab_db_bind_text(st[S_PORT], 1, name);
-		sqlite3_bind_int64(st[S_PORT], 2, (sqlite3_int64)p->ifindex);
+		lab_db_bind_int64(st[S_PORT], 2, (int64_t)p->ifindex);
 		lab_db_bind_text(st[S_PORT], 3, p->name);
 		lab_db_bind_text(st[S_PORT], 4, p->alias);
 		lab_db_bind_text(st[S_PORT], 5, lab_snmp_status_name(p->oper_status));
 		lab_db_bind_text(st[S_PORT], 6,
 		    lab_snmp_status_name(p->admin_status));
-		sqlite3_bind_int64(st[S_PORT], 7, (sqlite3_int64)p->speed_mbps);
+		lab_db_bind_int64(st[S_PORT], 7, (int64_t)p->speed_mbps);
 		lab_db_bind_text(st[S_PORT], 8, lab_snmp_duplex_name(p->duplex));
-		sqlite3_bind_int64(st[S_PORT], 9, now);
-		sqlite3_bind_int64(st[S_PORT], 10, p->type);
-		sqlite3_bind_int(st[S_PORT], 11,
+		lab_db_bind_int64(st[S_PORT], 9, now);
+		lab_db_bind_int64(st[S_PORT], 10, p->type);
+		lab_db_bind_int(st[S_PORT], 11,
 		    (p->flags & LAB_PORT_SPEED_SUSPECT) != 0);
 		if ((pv = pvid_of(&v->vlans, p->ifindex)) != NULL)
-			sqlite3_bind_int64(st[S_PORT], 12,
-			    (sqlite3_int64)pv->vlan);
+			lab_db_bind_int64(st[S_PORT], 12,
+			    (int64_t)pv->vlan);
 		else
-			sqlite3_bind_null(st[S_PORT], 12);
+			lab_db_bind_null(st[S_PORT], 12);
 		if ((bp = bridge_port_of(&v->bridge, p->ifindex)) != 0)
-			sqlite3_bind_int64(st[S_PORT], 13, (sqlite3_int64)bp);
+			lab_db_bind_int64(st[S_PORT], 13, (int64_t)bp);
 		else
-			sqlite3_bind_null(st[S_PORT], 13);
+			lab_db_bind_null(st[S_PORT], 13);
 		if (step(db, st[S_PORT], err) == -1)
 			return -1;
 	}
@@ -226,10 +226,10 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 
 		lab_db_bind_text(st[S_FDB], 1, name);
 		lab_db_bind_text(st[S_FDB], 2, e->mac);
-		sqlite3_bind_int64(st[S_FDB], 3, (sqlite3_int64)e->vlan);
+		lab_db_bind_int64(st[S_FDB], 3, (int64_t)e->vlan);
 		if (e->port != 0)
-			sqlite3_bind_int64(st[S_FDB], 4, (sqlite3_int64)e->port);
-		sqlite3_bind_int64(st[S_FDB], 5, now);
+			lab_db_bind_int64(st[S_FDB], 4, (int64_t)e->port);
+		lab_db_bind_int64(st[S_FDB], 5, now);
 		if (step(db, st[S_FDB], err) == -1)
 			return -1;
 	}
@@ -239,11 +239,11 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 		a = join(&vl->egress);
 		b = join(&vl->untagged);
 		lab_db_bind_text(st[S_VLAN], 1, name);
-		sqlite3_bind_int64(st[S_VLAN], 2, (sqlite3_int64)vl->id);
+		lab_db_bind_int64(st[S_VLAN], 2, (int64_t)vl->id);
 		lab_db_bind_text(st[S_VLAN], 3, vl->name);
 		lab_db_bind_text(st[S_VLAN], 4, a);
 		lab_db_bind_text(st[S_VLAN], 5, b);
-		sqlite3_bind_int(st[S_VLAN], 6, vl->lists_mangled);
+		lab_db_bind_int(st[S_VLAN], 6, vl->lists_mangled);
 		free(a);
 		free(b);
 		if (step(db, st[S_VLAN], err) == -1)
@@ -252,8 +252,8 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 	for (i = 0; i < v->lags.n; i++) {
 		a = join(&v->lags.v[i].members);
 		lab_db_bind_text(st[S_LAG], 1, name);
-		sqlite3_bind_int64(st[S_LAG], 2,
-		    (sqlite3_int64)v->lags.v[i].ifindex);
+		lab_db_bind_int64(st[S_LAG], 2,
+		    (int64_t)v->lags.v[i].ifindex);
 		lab_db_bind_text(st[S_LAG], 3, a);
 		free(a);
 		if (step(db, st[S_LAG], err) == -1)
@@ -263,14 +263,14 @@ store_tables(struct lab_db *db, sqlite3_stmt **st,
 		const struct lab_snmp_neighbor	*n = &v->nbrs.v[i];
 
 		lab_db_bind_text(st[S_NBR], 1, name);
-		sqlite3_bind_int64(st[S_NBR], 2, (sqlite3_int64)n->port);
+		lab_db_bind_int64(st[S_NBR], 2, (int64_t)n->port);
 		lab_db_bind_text(st[S_NBR], 3, n->protocol == LAB_NBR_CDP ? "cdp" :
 		    "lldp");
 		lab_db_bind_text(st[S_NBR], 4, n->remote_device);
 		lab_db_bind_text(st[S_NBR], 5, n->remote_port);
 		lab_db_bind_text(st[S_NBR], 6, n->platform);
 		lab_db_bind_text(st[S_NBR], 7, n->address);
-		sqlite3_bind_int64(st[S_NBR], 8, now);
+		lab_db_bind_int64(st[S_NBR], 8, now);
 		if (step(db, st[S_NBR], err) == -1)
 			return -1;
 	}
@@ -283,7 +283,7 @@ lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
     const struct lab_links *links, const struct lab_findings *f, int64_t now,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st[S_N] = { NULL };
+	struct db_stmt	*st[S_N] = { NULL };
 	size_t		 i;
 	int		 rc = -1;
 
@@ -300,8 +300,8 @@ lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
 	lab_db_bind_text(st[S_SYS], 3, v->sys.name);
 	lab_db_bind_text(st[S_SYS], 4, v->sys.object_id);
 	if (v->sys.has_uptime)
-		sqlite3_bind_int64(st[S_SYS], 5, (sqlite3_int64)v->sys.uptime);
-	sqlite3_bind_int64(st[S_SYS], 6, now);
+		lab_db_bind_int64(st[S_SYS], 5, (int64_t)v->sys.uptime);
+	lab_db_bind_int64(st[S_SYS], 6, now);
 	if (step(db, st[S_SYS], err) == -1 ||
 	    store_tables(db, st, v, now, err) == -1)
 		goto out;
@@ -315,9 +315,9 @@ lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
 		lab_db_bind_text(st[S_LINK], 3, l->nic);
 		lab_db_bind_text(st[S_LINK], 4, l->mac);
 		lab_db_bind_text(st[S_LINK], 5, l->port);
-		sqlite3_bind_int64(st[S_LINK], 6, (sqlite3_int64)l->ifindex);
+		lab_db_bind_int64(st[S_LINK], 6, (int64_t)l->ifindex);
 		lab_db_bind_text(st[S_LINK], 7, l->source);
-		sqlite3_bind_int64(st[S_LINK], 8, now);
+		lab_db_bind_int64(st[S_LINK], 8, now);
 		if (step(db, st[S_LINK], err) == -1)
 			goto out;
 	}
@@ -327,14 +327,14 @@ lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
 		lab_db_bind_text(st[S_FIND], 3, f->v[i].kind);
 		lab_db_bind_text(st[S_FIND], 4, f->v[i].subject);
 		lab_db_bind_text(st[S_FIND], 5, f->v[i].message);
-		sqlite3_bind_int64(st[S_FIND], 6, now);
+		lab_db_bind_int64(st[S_FIND], 6, now);
 		if (step(db, st[S_FIND], err) == -1)
 			goto out;
 	}
 	rc = lab_db_commit(db, err);
 out:
 	for (i = 0; i < S_N; i++)
-		sqlite3_finalize(st[i]);
+		lab_db_finalize(st[i]);
 	if (rc == -1)
 		lab_db_rollback(db);
 	return rc;
@@ -347,7 +347,7 @@ lab_db_switch_ports(struct lab_db *db, const char *sw,
 {
 	struct lab_port_rows	 r = { NULL, 0, 0 };
 	struct lab_port_row	*v;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	int			 rc;
 
 	if (lab_db_prepare(db, "SELECT p.ifindex, p.name, p.alias, p.oper_status, "
@@ -361,28 +361,28 @@ lab_db_switch_ports(struct lab_db *db, const char *sw,
 	    &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, sw);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((v = realloc(r.v, (r.n + 1) * sizeof(*v))) == NULL)
 			break;
 		r.v = v;
 		v = &r.v[r.n++];
 		memset(v, 0, sizeof(*v));
-		v->ifindex = (unsigned long)sqlite3_column_int64(st, 0);
+		v->ifindex = (unsigned long)lab_db_column_int64(st, 0);
 		v->name = lab_db_text(st, 1);
 		v->alias = lab_db_text(st, 2);
 		v->oper_status = lab_db_text(st, 3);
 		v->admin_status = lab_db_text(st, 4);
-		v->speed_mbps = sqlite3_column_int64(st, 5);
+		v->speed_mbps = lab_db_column_int64(st, 5);
 		v->duplex = lab_db_text(st, 6);
 		v->host = lab_db_text(st, 7);
 		v->nic = lab_db_text(st, 8);
-		v->speed_suspect = sqlite3_column_int(st, 9);
-		r.discovered_at = sqlite3_column_int64(st, 10);
+		v->speed_suspect = lab_db_column_int(st, 9);
+		r.discovered_at = lab_db_column_int64(st, 10);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	lab_db_finalize(st);
+	if (rc != DB_DONE) {
 		lab_port_rows_release(&r);
-		return rc == SQLITE_ROW ? lab_err_oom(err) :
+		return rc == DB_ROW ? lab_err_oom(err) :
 		    lab_db_fail(db, err, "read ports");
 	}
 	*ret = r;
@@ -415,7 +415,7 @@ lab_db_switch_findings(struct lab_db *db, const char *sw,
 {
 	struct lab_findings	 f = { NULL, 0 };
 	struct lab_finding	*v;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	const char		*sev;
 	int			 rc;
 
@@ -424,24 +424,24 @@ lab_db_switch_findings(struct lab_db *db, const char *sw,
 	    "WHERE w.name = ?1 ORDER BY f.rowid", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, sw);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if ((v = realloc(f.v, (f.n + 1) * sizeof(*v))) == NULL)
 			break;
 		f.v = v;
 		v = &f.v[f.n++];
 		/* severity and kind point at static strings, as analyse's do */
-		sev = (const char *)sqlite3_column_text(st, 0);
+		sev = (const char *)lab_db_column_text(st, 0);
 		v->severity = sev && strcmp(sev, "critical") == 0 ? "critical" :
 		    sev && strcmp(sev, "warning") == 0 ? "warning" : "info";
 		v->kind = lab_finding_kind_static(
-		    (const char *)sqlite3_column_text(st, 1));
+		    (const char *)lab_db_column_text(st, 1));
 		v->subject = lab_db_text(st, 2);
 		v->message = lab_db_text(st, 3);
 	}
-	sqlite3_finalize(st);
-	if (rc != SQLITE_DONE) {
+	lab_db_finalize(st);
+	if (rc != DB_DONE) {
 		lab_findings_release(&f);
-		return rc == SQLITE_ROW ? lab_err_oom(err) :
+		return rc == DB_ROW ? lab_err_oom(err) :
 		    lab_db_fail(db, err, "read findings");
 	}
 	*ret = f;
@@ -453,7 +453,7 @@ int
 lab_db_switch_aliases_record(struct lab_db *db, const char *sw,
     struct lab_alias_changes *c, int64_t now, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	size_t		 i;
 
 	if (lab_db_prepare(db, "UPDATE switch_ports SET alias = ?3, "
@@ -464,13 +464,13 @@ lab_db_switch_aliases_record(struct lab_db *db, const char *sw,
 		if (!c->v[i].done)
 			continue;
 		lab_db_bind_text(st, 1, sw);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)c->v[i].ifindex);
+		lab_db_bind_int64(st, 2, (int64_t)c->v[i].ifindex);
 		lab_db_bind_text(st, 3, c->v[i].to);
-		sqlite3_bind_int64(st, 4, now);
-		if (sqlite3_step(st) != SQLITE_DONE)
+		lab_db_bind_int64(st, 4, now);
+		if (lab_db_step(st) != DB_DONE)
 			lab_db_fail(db, &c->v[i].err, "record the description");
-		sqlite3_reset(st);
+		lab_db_reset(st);
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }

@@ -15,31 +15,31 @@
 #include "db-priv.h"
 
 static int
-step(struct lab_db *db, sqlite3_stmt *st, const char *what,
+step(struct lab_db *db, struct db_stmt *st, const char *what,
     struct lab_err *err)
 {
-	int	rc = sqlite3_step(st);
+	int	rc = lab_db_step(st);
 
-	sqlite3_reset(st);
-	sqlite3_clear_bindings(st);
-	if (rc != SQLITE_DONE)
+	lab_db_reset(st);
+	lab_db_clear_bindings(st);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, what);
 	return 0;
 }
 
 static void
-bind_loc(sqlite3_stmt *st, int idx, const struct lab_loc *l)
+bind_loc(struct db_stmt *st, int idx, const struct lab_loc *l)
 {
 	lab_db_bind_text(st, idx, l->file);
-	sqlite3_bind_int(st, idx + 1, l->line);
-	sqlite3_bind_int(st, idx + 2, l->col);
+	lab_db_bind_int(st, idx + 1, l->line);
+	lab_db_bind_int(st, idx + 2, l->col);
 }
 
 static int
-write_vlans(struct lab_db *db, sqlite3_int64 id, const struct lab_switch *s,
+write_vlans(struct lab_db *db, int64_t id, const struct lab_switch *s,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	size_t		 i;
 	int		 rc = 0;
 
@@ -50,23 +50,23 @@ write_vlans(struct lab_db *db, sqlite3_int64 id, const struct lab_switch *s,
 	    "?4, ?5, ?6, ?7)", &st, err) == -1)
 		return -1;
 	for (i = 0; rc == 0 && i < s->nvlans; i++) {
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
-		sqlite3_bind_int64(st, 3, (sqlite3_int64)s->vlans[i].id);
+		lab_db_bind_int64(st, 1, id);
+		lab_db_bind_int64(st, 2, (int64_t)i);
+		lab_db_bind_int64(st, 3, (int64_t)s->vlans[i].id);
 		lab_db_bind_text(st, 4, s->vlans[i].name);
 		bind_loc(st, 5, &s->vlans[i].loc);
 		rc = step(db, st, "write switch vlans", err);
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return rc;
 }
 
 static int
-write_ports(struct lab_db *db, sqlite3_int64 id, const struct lab_switch *s,
+write_ports(struct lab_db *db, int64_t id, const struct lab_switch *s,
     struct lab_err *err)
 {
 	const struct lab_switch_port	*p;
-	sqlite3_stmt			*st;
+	struct db_stmt			*st;
 	char				*list;
 	size_t				 i;
 	int				 rc = 0;
@@ -82,13 +82,13 @@ write_ports(struct lab_db *db, sqlite3_int64 id, const struct lab_switch *s,
 	for (i = 0; rc == 0 && i < s->nports; i++) {
 		p = &s->ports[i];
 		list = NULL;
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		lab_db_bind_int64(st, 1, id);
+		lab_db_bind_int64(st, 2, (int64_t)i);
 		lab_db_bind_text(st, 3, p->port);
 		lab_db_bind_text(st, 4, p->description);
 		if (p->vlan.access != 0)
-			sqlite3_bind_int64(st, 5,
-			    (sqlite3_int64)p->vlan.access);
+			lab_db_bind_int64(st, 5,
+			    (int64_t)p->vlan.access);
 		if (p->vlan.ntrunk > 0 &&
 		    (list = lab_vlan_list_join(&p->vlan, " ")) == NULL) {
 			rc = lab_err_oom(err);
@@ -96,28 +96,28 @@ write_ports(struct lab_db *db, sqlite3_int64 id, const struct lab_switch *s,
 		}
 		lab_db_bind_text(st, 6, list);
 		if (p->vlan.native != 0) {
-			sqlite3_bind_int64(st, 7,
-			    (sqlite3_int64)p->vlan.native);
-			sqlite3_bind_int(st, 13, p->vlan.native_loc.line);
-			sqlite3_bind_int(st, 14, p->vlan.native_loc.col);
+			lab_db_bind_int64(st, 7,
+			    (int64_t)p->vlan.native);
+			lab_db_bind_int(st, 13, p->vlan.native_loc.line);
+			lab_db_bind_int(st, 14, p->vlan.native_loc.col);
 		}
 		bind_loc(st, 8, &p->loc);
 		if (p->vlan.set) {
-			sqlite3_bind_int(st, 11, p->vlan.loc.line);
-			sqlite3_bind_int(st, 12, p->vlan.loc.col);
+			lab_db_bind_int(st, 11, p->vlan.loc.line);
+			lab_db_bind_int(st, 12, p->vlan.loc.col);
 		}
 		rc = step(db, st, "write switch ports", err);
 		free(list);
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return rc;
 }
 
 static int
-write_uplinks(struct lab_db *db, sqlite3_int64 id, const struct lab_switch *s,
+write_uplinks(struct lab_db *db, int64_t id, const struct lab_switch *s,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	size_t		 i;
 	int		 rc = 0;
 
@@ -127,12 +127,12 @@ write_uplinks(struct lab_db *db, sqlite3_int64 id, const struct lab_switch *s,
 	    "position, port) VALUES (?1, ?2, ?3)", &st, err) == -1)
 		return -1;
 	for (i = 0; rc == 0 && i < s->uplinks.n; i++) {
-		sqlite3_bind_int64(st, 1, id);
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)i);
+		lab_db_bind_int64(st, 1, id);
+		lab_db_bind_int64(st, 2, (int64_t)i);
 		lab_db_bind_text(st, 3, s->uplinks.v[i]);
 		rc = step(db, st, "write switch uplinks", err);
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return rc;
 }
 
@@ -145,8 +145,8 @@ lab_db_switch_decl_write(struct lab_db *db, const struct lab_switch *s,
 		"DELETE FROM declared_ports WHERE switch_id = ?1",
 		"DELETE FROM declared_uplinks WHERE switch_id = ?1",
 	};
-	sqlite3_stmt	*st;
-	sqlite3_int64	 id = 0;
+	struct db_stmt	*st;
+	int64_t	 id = 0;
 	size_t		 i;
 	int		 rc;
 
@@ -159,18 +159,18 @@ lab_db_switch_decl_write(struct lab_db *db, const struct lab_switch *s,
 		return -1;
 	lab_db_bind_text(st, 1, s->name);
 	if (s->management_vlan != 0)
-		sqlite3_bind_int64(st, 2, (sqlite3_int64)s->management_vlan);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		id = sqlite3_column_int64(st, 0);
-	if (rc != SQLITE_ROW || sqlite3_step(st) != SQLITE_DONE)
+		lab_db_bind_int64(st, 2, (int64_t)s->management_vlan);
+	if ((rc = lab_db_step(st)) == DB_ROW)
+		id = lab_db_column_int64(st, 0);
+	if (rc != DB_ROW || lab_db_step(st) != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "write switch vlans");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	for (i = 0; i < LAB_ARRAY_SIZE(del); i++) {
 		if (lab_db_prepare(db, del[i], &st, err) == -1)
 			return -1;
-		sqlite3_bind_int64(st, 1, id);
+		lab_db_bind_int64(st, 1, id);
 		rc = step(db, st, "write switch vlans", err);
-		sqlite3_finalize(st);
+		lab_db_finalize(st);
 		if (rc == -1)
 			return -1;
 	}
@@ -195,27 +195,27 @@ find(struct lab_inventory *inv, const unsigned char *name)
 }
 
 static char *
-text(struct lab_inventory *inv, sqlite3_stmt *st, int col)
+text(struct lab_inventory *inv, struct db_stmt *st, int col)
 {
-	const unsigned char	*s = sqlite3_column_text(st, col);
+	const unsigned char	*s = lab_db_column_text(st, col);
 
 	if (s == NULL)
 		return NULL;
 	return lab_pool_strndup(&inv->pool, (const char *)s,
-	    (size_t)sqlite3_column_bytes(st, col));
+	    (size_t)lab_db_column_bytes(st, col));
 }
 
 /* The loc at columns col.. (file, line, col); the file defaults to dflt. */
 static struct lab_loc
-read_loc(struct lab_inventory *inv, sqlite3_stmt *st, int col,
+read_loc(struct lab_inventory *inv, struct db_stmt *st, int col,
     const char *dflt)
 {
 	struct lab_loc	l;
 
 	if ((l.file = text(inv, st, col)) == NULL)
 		l.file = dflt;
-	l.line = sqlite3_column_int(st, col + 1);
-	l.col = sqlite3_column_int(st, col + 2);
+	l.line = lab_db_column_int(st, col + 1);
+	l.col = lab_db_column_int(st, col + 2);
 	return l;
 }
 
@@ -228,7 +228,7 @@ static int
 read_vlans(struct lab_db *db, struct lab_inventory *inv, struct lab_err *err)
 {
 	struct lab_switch	*s;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	int			 rc;
 
 	if (lab_db_prepare(db, "SELECT s.name, (SELECT count(*) FROM "
@@ -237,29 +237,29 @@ read_vlans(struct lab_db *db, struct lab_inventory *inv, struct lab_err *err)
 	    "switches s ON s.id = v.switch_id ORDER BY v.switch_id, "
 	    "v.position", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((s = find(inv, sqlite3_column_text(st, 0))) == NULL)
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		if ((s = find(inv, lab_db_column_text(st, 0))) == NULL)
 			continue;
 		if (s->vlans == NULL && (s->vlans = lab_pool_alloc(&inv->pool,
-		    (size_t)sqlite3_column_int64(st, 1) *
+		    (size_t)lab_db_column_int64(st, 1) *
 		    sizeof(*s->vlans) + 1)) == NULL)
 			break;
-		if ((sqlite3_int64)s->nvlans >= sqlite3_column_int64(st, 1))
+		if ((int64_t)s->nvlans >= lab_db_column_int64(st, 1))
 			continue;
 		s->vlans[s->nvlans].id =
-		    (unsigned long)sqlite3_column_int64(st, 2);
+		    (unsigned long)lab_db_column_int64(st, 2);
 		s->vlans[s->nvlans].name = text(inv, st, 3);
 		s->vlans[s->nvlans].loc = read_loc(inv, st, 4, s->loc.file);
 		s->nvlans++;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read switch vlans");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
 static int
-read_port(struct lab_inventory *inv, sqlite3_stmt *st,
+read_port(struct lab_inventory *inv, struct db_stmt *st,
     struct lab_switch_port *p, const char *dflt)
 {
 	struct lab_vlan_want	*w = &p->vlan;
@@ -267,19 +267,19 @@ read_port(struct lab_inventory *inv, sqlite3_stmt *st,
 	p->port = text(inv, st, 2);
 	p->description = text(inv, st, 3);
 	p->loc = read_loc(inv, st, 7, dflt);
-	if (sqlite3_column_type(st, 10) == SQLITE_NULL)
+	if (lab_db_column_type(st, 10) == DB_NULL)
 		return p->port == NULL ? -1 : 0;
 	w->set = 1;
-	w->access = (unsigned long)sqlite3_column_int64(st, 4);
+	w->access = (unsigned long)lab_db_column_int64(st, 4);
 	if (lab_vlan_list_parse(&inv->pool,
-	    (const char *)sqlite3_column_text(st, 5), w) == -1)
+	    (const char *)lab_db_column_text(st, 5), w) == -1)
 		return -1;
-	w->native = (unsigned long)sqlite3_column_int64(st, 6);
+	w->native = (unsigned long)lab_db_column_int64(st, 6);
 	w->loc.file = w->native_loc.file = p->loc.file;
-	w->loc.line = sqlite3_column_int(st, 10);
-	w->loc.col = sqlite3_column_int(st, 11);
-	w->native_loc.line = sqlite3_column_int(st, 12);
-	w->native_loc.col = sqlite3_column_int(st, 13);
+	w->loc.line = lab_db_column_int(st, 10);
+	w->loc.col = lab_db_column_int(st, 11);
+	w->native_loc.line = lab_db_column_int(st, 12);
+	w->native_loc.col = lab_db_column_int(st, 13);
 	return p->port == NULL ? -1 : 0;
 }
 
@@ -287,7 +287,7 @@ static int
 read_ports(struct lab_db *db, struct lab_inventory *inv, struct lab_err *err)
 {
 	struct lab_switch	*s;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	int			 rc;
 
 	if (lab_db_prepare(db, "SELECT s.name, (SELECT count(*) FROM "
@@ -298,23 +298,23 @@ read_ports(struct lab_db *db, struct lab_inventory *inv, struct lab_err *err)
 	    "s.id = p.switch_id ORDER BY p.switch_id, p.position", &st,
 	    err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((s = find(inv, sqlite3_column_text(st, 0))) == NULL)
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		if ((s = find(inv, lab_db_column_text(st, 0))) == NULL)
 			continue;
 		if (s->ports == NULL && (s->ports = lab_pool_alloc(&inv->pool,
-		    (size_t)sqlite3_column_int64(st, 1) *
+		    (size_t)lab_db_column_int64(st, 1) *
 		    sizeof(*s->ports) + 1)) == NULL)
 			break;
-		if ((sqlite3_int64)s->nports >= sqlite3_column_int64(st, 1))
+		if ((int64_t)s->nports >= lab_db_column_int64(st, 1))
 			continue;
 		memset(&s->ports[s->nports], 0, sizeof(*s->ports));
 		if (read_port(inv, st, &s->ports[s->nports], s->loc.file) == -1)
 			break;
 		s->nports++;
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read switch ports");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -322,7 +322,7 @@ static int
 read_rest(struct lab_db *db, struct lab_inventory *inv, struct lab_err *err)
 {
 	struct lab_switch	*s;
-	sqlite3_stmt		*st;
+	struct db_stmt		*st;
 	char			*p;
 	int			 rc;
 
@@ -331,31 +331,31 @@ read_rest(struct lab_db *db, struct lab_inventory *inv, struct lab_err *err)
 	    "FROM declared_uplinks u JOIN switches s ON s.id = u.switch_id "
 	    "ORDER BY u.switch_id, u.position", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		if ((s = find(inv, sqlite3_column_text(st, 0))) == NULL)
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		if ((s = find(inv, lab_db_column_text(st, 0))) == NULL)
 			continue;
 		if (s->uplinks.v == NULL && lab_strv_pool(&s->uplinks,
-		    &inv->pool, (size_t)sqlite3_column_int64(st, 1)) == -1)
+		    &inv->pool, (size_t)lab_db_column_int64(st, 1)) == -1)
 			break;
-		if ((sqlite3_int64)s->uplinks.n >= sqlite3_column_int64(st, 1))
+		if ((int64_t)s->uplinks.n >= lab_db_column_int64(st, 1))
 			continue;
 		if ((p = text(inv, st, 2)) == NULL)
 			break;
 		lab_strv_put(&s->uplinks, p);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read switch uplinks");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	if (lab_db_prepare(db, "SELECT name, management_vlan FROM switches "
 	    "WHERE management_vlan IS NOT NULL", &st, err) == -1)
 		return -1;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if ((s = find(inv, sqlite3_column_text(st, 0))) != NULL)
+	while ((rc = lab_db_step(st)) == DB_ROW)
+		if ((s = find(inv, lab_db_column_text(st, 0))) != NULL)
 			s->management_vlan =
-			    (unsigned long)sqlite3_column_int64(st, 1);
-	if (rc != SQLITE_DONE)
+			    (unsigned long)lab_db_column_int64(st, 1);
+	if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read switches");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 

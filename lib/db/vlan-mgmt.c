@@ -21,7 +21,7 @@ lab_db_vlan_mac_port(struct lab_db *db, const char *switch_name,
     const char *mac, unsigned long vlan, unsigned long *ret,
     struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	char		 m[18];
 	size_t		 i;
 	int		 rc;
@@ -35,14 +35,14 @@ lab_db_vlan_mac_port(struct lab_db *db, const char *switch_name,
 		return -1;
 	lab_db_bind_text(st, 1, switch_name);
 	lab_db_bind_text(st, 2, m);
-	sqlite3_bind_int64(st, 3, (sqlite3_int64)vlan);
-	if ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		*ret = (unsigned long)sqlite3_column_int64(st, 0);
-	else if (rc != SQLITE_DONE) {
+	lab_db_bind_int64(st, 3, (int64_t)vlan);
+	if ((rc = lab_db_step(st)) == DB_ROW)
+		*ret = (unsigned long)lab_db_column_int64(st, 0);
+	else if (rc != DB_DONE) {
 		(void)lab_db_fail(db, err, "read the switch's MAC table");
-		sqlite3_finalize(st);
+		lab_db_finalize(st);
 		return -1;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }

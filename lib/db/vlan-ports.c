@@ -25,14 +25,14 @@ static int
 load_ports(struct lab_db *db, const char *sw, struct lab_vlan_state *st,
     struct lab_err *err)
 {
-	sqlite3_stmt	*q;
+	struct db_stmt	*q;
 	size_t		 cap = 0, nb = 0;
 	int		 rc;
 
 	if (lab_db_prepare(db, ports_sql, &q, err) == -1)
 		return -1;
 	lab_db_bind_text(q, 1, sw);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
+	while ((rc = lab_db_step(q)) == DB_ROW) {
 		struct lab_vlan_port	*p;
 		const char		*name;
 
@@ -49,26 +49,26 @@ load_ports(struct lab_db *db, const char *sw, struct lab_vlan_state *st,
 		p = &st->ports[st->nports];
 		memset(p, 0, sizeof(*p));
 		st->nports++;
-		p->ifindex = (unsigned long)sqlite3_column_int64(q, 0);
-		name = (const char *)sqlite3_column_text(q, 1);
-		if (sqlite3_column_type(q, 2) != SQLITE_NULL) {
-			p->bridge_port = (unsigned long)sqlite3_column_int64(q,
+		p->ifindex = (unsigned long)lab_db_column_int64(q, 0);
+		name = (const char *)lab_db_column_text(q, 1);
+		if (lab_db_column_type(q, 2) != DB_NULL) {
+			p->bridge_port = (unsigned long)lab_db_column_int64(q,
 			    2);
 			st->bridge.v[nb].port = p->bridge_port;
 			st->bridge.v[nb++].ifindex = p->ifindex;
 			st->bridge.n = nb;
 		}
-		p->is_lag = sqlite3_column_int(q, 3);
+		p->is_lag = lab_db_column_int(q, 3);
 		if ((p->name = strdup(name != NULL ? name : "")) == NULL ||
 		    (p->alias = strdup("")) == NULL)
 			goto oom;
 	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
+	lab_db_finalize(q);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "read the switch's ports");
 	return 0;
 oom:
-	sqlite3_finalize(q);
+	lab_db_finalize(q);
 	return lab_err_oom(err);
 }
 
@@ -77,15 +77,15 @@ static int
 load_lags(struct lab_db *db, const char *sw, struct lab_vlan_state *st,
     struct lab_err *err)
 {
-	sqlite3_stmt	*q;
+	struct db_stmt	*q;
 	int		 rc;
 
 	if (lab_db_prepare(db, lags_sql, &q, err) == -1)
 		return -1;
 	lab_db_bind_text(q, 1, sw);
-	while ((rc = sqlite3_step(q)) == SQLITE_ROW) {
-		unsigned long	 lag = (unsigned long)sqlite3_column_int64(q, 0);
-		const char	*s = (const char *)sqlite3_column_text(q, 1);
+	while ((rc = lab_db_step(q)) == DB_ROW) {
+		unsigned long	 lag = (unsigned long)lab_db_column_int64(q, 0);
+		const char	*s = (const char *)lab_db_column_text(q, 1);
 		char		*end;
 
 		while (s != NULL && *s != '\0') {
@@ -100,8 +100,8 @@ load_lags(struct lab_db *db, const char *sw, struct lab_vlan_state *st,
 			s = *end == ',' ? end + 1 : end;
 		}
 	}
-	sqlite3_finalize(q);
-	if (rc != SQLITE_DONE)
+	lab_db_finalize(q);
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "read the switch's LAGs");
 	return 0;
 }
@@ -126,7 +126,7 @@ static int
 count_vlans(struct lab_db *db, const char *sw, struct lab_vlan_state *st,
     struct lab_err *err)
 {
-	sqlite3_stmt	*q;
+	struct db_stmt	*q;
 	int		 rc;
 
 	if (lab_db_prepare(db, "SELECT count(*) FROM switch_vlans v JOIN "
@@ -134,11 +134,11 @@ count_vlans(struct lab_db *db, const char *sw, struct lab_vlan_state *st,
 	    err) == -1)
 		return -1;
 	lab_db_bind_text(q, 1, sw);
-	rc = sqlite3_step(q);
-	if (rc == SQLITE_ROW)
-		st->nvlans_known = (size_t)sqlite3_column_int64(q, 0);
-	sqlite3_finalize(q);
-	if (rc != SQLITE_ROW)
+	rc = lab_db_step(q);
+	if (rc == DB_ROW)
+		st->nvlans_known = (size_t)lab_db_column_int64(q, 0);
+	lab_db_finalize(q);
+	if (rc != DB_ROW)
 		return lab_db_fail(db, err, "count the switch's VLANs");
 	return 0;
 }

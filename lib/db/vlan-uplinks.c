@@ -66,7 +66,7 @@ int
 lab_db_vlan_uplinks(struct lab_db *db, const char *switch_name,
     unsigned long **ret, size_t *retn, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	unsigned long	*v = NULL;
 	size_t		 n = 0, cap = 0;
 	int		 rc;
@@ -76,24 +76,24 @@ lab_db_vlan_uplinks(struct lab_db *db, const char *switch_name,
 	if (lab_db_prepare(db, uplinks_sql, &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, switch_name);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		sqlite3_int64	 x = sqlite3_column_int64(st, 0);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
+		int64_t	 x = lab_db_column_int64(st, 0);
 
 		if (add(&v, &n, &cap, x > 0 ? (unsigned long)x : 0) == -1 ||
 		    add_members(&v, &n, &cap,
-		    (const char *)sqlite3_column_text(st, 1)) == -1) {
-			sqlite3_finalize(st);
+		    (const char *)lab_db_column_text(st, 1)) == -1) {
+			lab_db_finalize(st);
 			free(v);
 			return lab_err_oom(err);
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		(void)lab_db_fail(db, err, "read the switch's uplinks");
-		sqlite3_finalize(st);
+		lab_db_finalize(st);
 		free(v);
 		return -1;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	*ret = v;
 	*retn = n;
 	return 0;

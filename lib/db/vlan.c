@@ -10,7 +10,7 @@ int
 lab_db_vlan_probe_store(struct lab_db *db, const char *sw,
     const struct lab_vlan_probe *p, int64_t now, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	if (lab_db_prepare(db, "INSERT OR REPLACE INTO switch_probes (switch, "
@@ -18,15 +18,15 @@ lab_db_vlan_probe_store(struct lab_db *db, const char *sw,
 	    "?4, ?5, ?6, ?7)", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, sw);
-	sqlite3_bind_int(st, 2, p->qbridge != 0);
-	sqlite3_bind_int(st, 3, p->ciscosb != 0);
-	sqlite3_bind_int(st, 4, p->copy != 0);
-	sqlite3_bind_int(st, 5, p->writable != 0);
+	lab_db_bind_int(st, 2, p->qbridge != 0);
+	lab_db_bind_int(st, 3, p->ciscosb != 0);
+	lab_db_bind_int(st, 4, p->copy != 0);
+	lab_db_bind_int(st, 5, p->writable != 0);
 	lab_db_bind_text(st, 6, p->writable ? NULL : p->why);
-	sqlite3_bind_int64(st, 7, now);
-	if ((rc = sqlite3_step(st)) != SQLITE_DONE)
+	lab_db_bind_int64(st, 7, now);
+	if ((rc = lab_db_step(st)) != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "store switch probe");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -34,7 +34,7 @@ int
 lab_db_vlan_probe_get(struct lab_db *db, const char *sw,
     struct lab_vlan_probe *ret, struct lab_err *err)
 {
-	sqlite3_stmt	*st;
+	struct db_stmt	*st;
 	int		 rc;
 
 	memset(ret, 0, sizeof(*ret));
@@ -42,21 +42,21 @@ lab_db_vlan_probe_get(struct lab_db *db, const char *sw,
 	    "at FROM switch_probes WHERE switch = ?1", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, sw);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW) {
-		ret->qbridge = sqlite3_column_int(st, 0);
-		ret->ciscosb = sqlite3_column_int(st, 1);
-		ret->copy = sqlite3_column_int(st, 2);
-		ret->writable = sqlite3_column_int(st, 3);
-		ret->at = sqlite3_column_int64(st, 5);
-		if (sqlite3_column_type(st, 4) != SQLITE_NULL &&
+	rc = lab_db_step(st);
+	if (rc == DB_ROW) {
+		ret->qbridge = lab_db_column_int(st, 0);
+		ret->ciscosb = lab_db_column_int(st, 1);
+		ret->copy = lab_db_column_int(st, 2);
+		ret->writable = lab_db_column_int(st, 3);
+		ret->at = lab_db_column_int64(st, 5);
+		if (lab_db_column_type(st, 4) != DB_NULL &&
 		    (ret->why = lab_db_text(st, 4)) == NULL) {
-			sqlite3_finalize(st);
+			lab_db_finalize(st);
 			return lab_err_oom(err);
 		}
-	} else if (rc != SQLITE_DONE)
+	} else if (rc != DB_DONE)
 		return lab_db_step_fail(db, st, rc, err, "read switch probe");
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	return 0;
 }
 
@@ -126,7 +126,7 @@ lab_db_switch_apply_record(struct lab_db *db, struct lab_switch_result *r,
 {
 	const struct lab_switch_plan	*p = &r->plan;
 	const struct lab_port_change	*c;
-	sqlite3_stmt			*st = NULL, *cst = NULL;
+	struct db_stmt			*st = NULL, *cst = NULL;
 	int64_t				 id;
 	size_t				 i;
 
@@ -140,16 +140,16 @@ lab_db_switch_apply_record(struct lab_db *db, struct lab_switch_result *r,
 	    err) == -1)
 		goto fail;
 	lab_db_bind_text(st, 1, p->switch_name);
-	sqlite3_bind_int64(st, 2, now);
+	lab_db_bind_int64(st, 2, now);
 	lab_db_bind_text(st, 3, user);
 	lab_db_bind_text(st, 4, apply_status(r));
-	sqlite3_bind_int(st, 5, r->saved != 0);
+	lab_db_bind_int(st, 5, r->saved != 0);
 	lab_db_bind_text(st, 6, r->err.msg[0] != '\0' ? r->err.msg : NULL);
-	if (sqlite3_step(st) != SQLITE_DONE) {
+	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "store switch apply");
 		goto fail;
 	}
-	id = sqlite3_last_insert_rowid(db->h);
+	id = lab_db_last_id(db);
 	if (p->nchanges > 0 && lab_db_prepare(db, "INSERT INTO "
 	    "switch_apply_changes (apply_id, seq, port, ifindex, what, "
 	    "from_value, to_value, state) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
@@ -157,30 +157,30 @@ lab_db_switch_apply_record(struct lab_db *db, struct lab_switch_result *r,
 		goto fail;
 	for (i = 0; i < p->nchanges; i++) {
 		c = &p->changes[i];
-		sqlite3_reset(cst);
-		sqlite3_bind_int64(cst, 1, id);
-		sqlite3_bind_int64(cst, 2, (sqlite3_int64)i);
+		lab_db_reset(cst);
+		lab_db_bind_int64(cst, 1, id);
+		lab_db_bind_int64(cst, 2, (int64_t)i);
 		lab_db_bind_text(cst, 3, c->port != NULL ? c->port : "");
-		sqlite3_bind_int64(cst, 4, (sqlite3_int64)c->ifindex);
+		lab_db_bind_int64(cst, 4, (int64_t)c->ifindex);
 		lab_db_bind_text(cst, 5, c->what);
 		lab_db_bind_text(cst, 6, c->from != NULL ? c->from : "");
 		lab_db_bind_text(cst, 7, c->to != NULL ? c->to : "");
 		lab_db_bind_text(cst, 8, change_state(r, c->port != NULL ?
 		    c->port : ""));
-		if (sqlite3_step(cst) != SQLITE_DONE) {
+		if (lab_db_step(cst) != DB_DONE) {
 			lab_db_fail(db, err, "store switch apply change");
 			goto fail;
 		}
 	}
-	sqlite3_finalize(st);
-	sqlite3_finalize(cst);
+	lab_db_finalize(st);
+	lab_db_finalize(cst);
 	if (lab_db_commit(db, err) == -1)
 		return -1;
 	r->apply_id = id;
 	return 0;
 fail:
-	sqlite3_finalize(st);
-	sqlite3_finalize(cst);
+	lab_db_finalize(st);
+	lab_db_finalize(cst);
 	lab_db_rollback(db);
 	return -1;
 }
@@ -215,7 +215,7 @@ state_name(const unsigned char *s)
 
 /* Reads the changes of a, in their order. */
 static int
-read_changes(struct lab_db *db, sqlite3_stmt *st,
+read_changes(struct lab_db *db, struct db_stmt *st,
     struct lab_switch_apply_row *a, struct lab_err *err)
 {
 	struct lab_port_change	*c, *nv;
@@ -223,9 +223,9 @@ read_changes(struct lab_db *db, sqlite3_stmt *st,
 	size_t			 cap = 0;
 	int			 rc;
 
-	sqlite3_reset(st);
-	sqlite3_bind_int64(st, 1, a->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_reset(st);
+	lab_db_bind_int64(st, 1, a->id);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (a->nchanges == cap) {
 			cap = cap == 0 ? 8 : cap * 2;
 			if ((nv = realloc(a->changes, cap *
@@ -237,19 +237,19 @@ read_changes(struct lab_db *db, sqlite3_stmt *st,
 				return lab_err_oom(err);
 			a->states = sv;
 		}
-		a->states[a->nchanges] = state_name(sqlite3_column_text(st,
+		a->states[a->nchanges] = state_name(lab_db_column_text(st,
 		    5));
 		c = &a->changes[a->nchanges];
 		memset(c, 0, sizeof(*c));
 		a->nchanges++;
-		c->ifindex = (unsigned long)sqlite3_column_int64(st, 1);
-		c->what = what_name(sqlite3_column_text(st, 2));
+		c->ifindex = (unsigned long)lab_db_column_int64(st, 1);
+		c->what = what_name(lab_db_column_text(st, 2));
 		if ((c->port = lab_db_text(st, 0)) == NULL ||
 		    (c->from = lab_db_text(st, 3)) == NULL ||
 		    (c->to = lab_db_text(st, 4)) == NULL)
 			return lab_err_oom(err);
 	}
-	if (rc != SQLITE_DONE)
+	if (rc != DB_DONE)
 		return lab_db_fail(db, err, "read switch apply changes");
 	return 0;
 }
@@ -260,7 +260,7 @@ lab_db_switch_applies(struct lab_db *db, const char *sw, int64_t since,
     struct lab_err *err)
 {
 	struct lab_switch_apply_row	*a, *nv;
-	sqlite3_stmt			*st = NULL, *cst = NULL;
+	struct db_stmt			*st = NULL, *cst = NULL;
 	size_t				 cap = 0;
 	int				 rc;
 
@@ -278,10 +278,10 @@ lab_db_switch_applies(struct lab_db *db, const char *sw, int64_t since,
 	    "seq", &cst, err) == -1)
 		goto fail;
 	lab_db_bind_text(st, 1, sw);
-	sqlite3_bind_int64(st, 2, since);
-	sqlite3_bind_int(st, 3, problems_only != 0);
-	sqlite3_bind_int64(st, 4, limit > 0 ? (sqlite3_int64)limit : -1);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+	lab_db_bind_int64(st, 2, since);
+	lab_db_bind_int(st, 3, problems_only != 0);
+	lab_db_bind_int64(st, 4, limit > 0 ? (int64_t)limit : INT64_MAX);
+	while ((rc = lab_db_step(st)) == DB_ROW) {
 		if (ret->n == cap) {
 			cap = cap == 0 ? 8 : cap * 2;
 			if ((nv = realloc(ret->v, cap * sizeof(*nv))) ==
@@ -294,33 +294,33 @@ lab_db_switch_applies(struct lab_db *db, const char *sw, int64_t since,
 		a = &ret->v[ret->n];
 		memset(a, 0, sizeof(*a));
 		ret->n++;
-		a->id = sqlite3_column_int64(st, 0);
-		a->at = sqlite3_column_int64(st, 2);
-		a->saved = sqlite3_column_int(st, 5);
+		a->id = lab_db_column_int64(st, 0);
+		a->at = lab_db_column_int64(st, 2);
+		a->saved = lab_db_column_int(st, 5);
 		if ((a->switch_name = lab_db_text(st, 1)) == NULL ||
 		    (a->status = lab_db_text(st, 4)) == NULL ||
-		    (sqlite3_column_type(st, 3) != SQLITE_NULL &&
+		    (lab_db_column_type(st, 3) != DB_NULL &&
 		    (a->user = lab_db_text(st, 3)) == NULL) ||
-		    (sqlite3_column_type(st, 6) != SQLITE_NULL &&
+		    (lab_db_column_type(st, 6) != DB_NULL &&
 		    (a->message = lab_db_text(st, 6)) == NULL)) {
 			lab_err_oom(err);
 			goto fail;
 		}
 	}
-	if (rc != SQLITE_DONE) {
+	if (rc != DB_DONE) {
 		lab_db_fail(db, err, "read switch applies");
 		goto fail;
 	}
-	sqlite3_finalize(st);
+	lab_db_finalize(st);
 	st = NULL;
 	for (cap = 0; cap < ret->n; cap++)
 		if (read_changes(db, cst, &ret->v[cap], err) == -1)
 			goto fail;
-	sqlite3_finalize(cst);
+	lab_db_finalize(cst);
 	return 0;
 fail:
-	sqlite3_finalize(st);
-	sqlite3_finalize(cst);
+	lab_db_finalize(st);
+	lab_db_finalize(cst);
 	lab_switch_apply_rows_release(ret);
 	return -1;
 }

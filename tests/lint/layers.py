@@ -7,7 +7,7 @@ usage: layers.py SRCDIR BUILDDIR
 - dependencies point down: core <- inventory <- {db, ipmi, snmp, ssh,
   plan, bench, facts} <- report <- lib/ top level <- cmd/; layers of one rank do not
   use each other; no file-level cycle anywhere in liblab (from nm);
-- sqlite3.h and the db-private header only inside lib/db/; a file of
+- sqlite3.h, libpq-fe.h and the db-private header only inside lib/db/; a file of
   lib/ includes no private header of a layer above its own;
 - every extern symbol of liblab starts with lab_ (nm -g);
 - no getenv, time, clock_gettime or gettimeofday in lib/ outside
@@ -162,7 +162,8 @@ def main():
         here = os.path.dirname(rel)
         for kind, name in includes(os.path.join(src, rel)):
             base = os.path.basename(name)
-            if la != "db" and (name == "sqlite3.h" or base == "db-priv.h"):
+            if la != "db" and (name in ("sqlite3.h", "libpq-fe.h") or
+                               base == "db-priv.h"):
                 bad.append("%s includes %s: only lib/db/ may" % (rel, name))
             if kind != '"' or name.startswith("lab/"):
                 continue
@@ -180,9 +181,9 @@ def main():
     for rel in sources(src, "cmd"):
         for kind, name in includes(os.path.join(src, rel)):
             if kind == "<":
-                if name == "sqlite3.h":
-                    bad.append("%s includes <sqlite3.h>: only lib/db/ may"
-                               % rel)
+                if name in ("sqlite3.h", "libpq-fe.h"):
+                    bad.append("%s includes <%s>: only lib/db/ may"
+                               % (rel, name))
                 continue
             if name.startswith("lab/") and name[4:] in public:
                 continue

@@ -10,6 +10,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "lab/bench.h"
 #include "lab/db.h"
 #include "lab/err.h"

@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "lab/bench-pool.h"
 #include "lab/db.h"
 #include "lab/err.h"

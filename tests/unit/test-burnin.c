@@ -11,6 +11,8 @@
 #include <string.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "lab/bench.h"
 #include "lab/burnin.h"
 #include "lab/db.h"

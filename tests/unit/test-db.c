@@ -11,6 +11,8 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <sqlite3.h>
+
 #include "lab/db.h"
 #include "lab/err.h"
 #include "lab/inventory.h"

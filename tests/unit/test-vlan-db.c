@@ -9,6 +9,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <sqlite3.h>
+
 #include "lab/db.h"
 #include "lab/err.h"
 #include "lab/vlan.h"

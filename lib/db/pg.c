@@ -1,0 +1,523 @@
+/* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <libpq-fe.h>
+
+#include "lab/db.h"
+#include "lab/dburi.h"
+#include "lab/str.h"
+#include "db-priv.h"
+#include "pg-priv.h"
+
+/*
+ * The PostgreSQL backend of the driver seam (stmt.h), through libpq.
+ * Statements are SQLite's text turned into PostgreSQL's (pg-sql.c), run
+ * with their values as text (the server infers the types from where
+ * they go); a step runs the statement at its first call and hands out its
+ * rows one by one. A write transaction takes a lock of lab's own first,
+ * so two writers take turns as they do on SQLite (BEGIN IMMEDIATE), and
+ * waits for it no longer than SQLite's busy timeout. The schema version
+ * is the one row of lab_schema.
+ */
+
+#define LAB_PG_LOCK	7243011	/* pg_advisory_xact_lock key of lab */
+#define LAB_PG_TRIES	3	/* runs of a statement a conflict ended */
+
+#define INT8OID		20
+#define INT2OID		21
+#define INT4OID		23
+#define BOOLOID		16
+#define TEXTOID		25
+#define FLOAT4OID	700
+#define FLOAT8OID	701
+#define NUMERICOID	1700
+
+struct pgc {
+	PGconn	*c;
+	char	*msg;		/* the last error, one line */
+	char	 state[6];	/* its SQLSTATE */
+	int64_t	 changes;
+};
+
+struct pg_stmt {
+	struct db_stmt	 base;
+	char		*sql;
+	int		 n;		/* parameters */
+	char		**val;		/* each owned; NULL is SQL NULL */
+	Oid		*type;		/* of each value, where typed says */
+	uint64_t	 typed;
+	PGresult	*res;
+	int		 row, nrows;
+};
+
+#define PS(s)	((struct pg_stmt *)(void *)(s))
+#define C(db)	((struct pgc *)(db)->h)
+
+static const struct db_driver pg_driver;
+
+/* Keeps the error of r (or of the connection), first line only. */
+static void
+keep_error(struct lab_db *db, const PGresult *r)
+{
+	struct pgc	*c = C(db);
+	const char	*m = NULL, *s = NULL;
+
+	if (r != NULL) {
+		m = PQresultErrorField(r, PG_DIAG_MESSAGE_PRIMARY);
+		s = PQresultErrorField(r, PG_DIAG_SQLSTATE);
+	}
+	if (m == NULL)
+		m = PQerrorMessage(c->c);
+	free(c->msg);
+	c->msg = strndup(m, strcspn(m, "\n"));
+	snprintf(c->state, sizeof(c->state), "%s", s != NULL ? s : "");
+}
+
+/* Whether the last error was a conflict worth running again. */
+static int
+conflict(const struct pgc *c)
+{
+	return strcmp(c->state, "40001") == 0 ||
+	    strcmp(c->state, "40P01") == 0;
+}
+
+static int
+pg_prepare(struct lab_db *db, const char *sql, struct db_stmt **ret)
+{
+	struct pg_stmt	*s;
+
+	if ((s = calloc(1, sizeof(*s))) == NULL)
+		return DB_NOMEM;
+	if ((s->sql = lab_db_pg_sql(sql, &s->n, &s->typed)) == NULL ||
+	    (s->n > 0 && ((s->val = calloc((size_t)s->n,
+	    sizeof(*s->val))) == NULL || (s->type = calloc((size_t)s->n,
+	    sizeof(*s->type))) == NULL))) {
+		free(s->val);
+		free(s->sql);
+		free(s);
+		return DB_NOMEM;
+	}
+	s->base.drv = &pg_driver;
+	s->base.db = db;
+	s->row = -1;
+	*ret = &s->base;
+	return DB_OK;
+}
+
+/* Runs the statement; DB_OK or DB_ERROR (kept). */
+static int
+run(struct pg_stmt *s)
+{
+	struct lab_db	*db = s->base.db;
+	struct pgc	*c = C(db);
+	ExecStatusType	 rs;
+	int		 i;
+
+	for (i = 0; i < LAB_PG_TRIES; i++) {
+		PQclear(s->res);
+		s->res = PQexecParams(c->c, s->sql, s->n, s->type,
+		    (const char *const *)s->val, NULL, NULL, 0);
+		rs = PQresultStatus(s->res);
+		if (rs == PGRES_TUPLES_OK || rs == PGRES_COMMAND_OK) {
+			c->changes = strtoll(PQcmdTuples(s->res), NULL, 10);
+			s->nrows = rs == PGRES_TUPLES_OK ? PQntuples(s->res) : 0;
+			return DB_OK;
+		}
+		keep_error(db, s->res);
+		/* in a transaction, the caller's whole work must run again */
+		if (!conflict(c) || PQtransactionStatus(c->c) != PQTRANS_IDLE)
+			break;
+	}
+	PQclear(s->res);
+	s->res = NULL;
+	return DB_ERROR;
+}
+
+static int
+pg_step(struct db_stmt *st)
+{
+	struct pg_stmt	*s = PS(st);
+
+	if (s->row == -1) {
+		if (run(s) != DB_OK)
+			return DB_ERROR;
+	}
+	if (++s->row < s->nrows)
+		return DB_ROW;
+	s->row = s->nrows;
+	return DB_DONE;
+}
+
+static void
+pg_reset(struct db_stmt *st)
+{
+	struct pg_stmt	*s = PS(st);
+
+	PQclear(s->res);
+	s->res = NULL;
+	s->row = -1;
+	s->nrows = 0;
+}
+
+static void
+pg_clear(struct db_stmt *st)
+{
+	struct pg_stmt	*s = PS(st);
+	int		 i;
+
+	for (i = 0; i < s->n; i++) {
+		free(s->val[i]);
+		s->val[i] = NULL;
+	}
+}
+
+static void
+pg_finalize(struct db_stmt *st)
+{
+	struct pg_stmt	*s = PS(st);
+
+	pg_clear(st);
+	PQclear(s->res);
+	free(s->val);
+	free(s->type);
+	free(s->sql);
+	free(s);
+}
+
+/*
+ * Sets value idx (1-based) to v (owned; NULL is SQL NULL), of type oid
+ * where the statement needs its type said.
+ */
+static void
+set(struct db_stmt *st, int idx, char *v, Oid oid)
+{
+	struct pg_stmt	*s = PS(st);
+
+	if (idx < 1 || idx > s->n) {
+		free(v);
+		return;
+	}
+	free(s->val[idx - 1]);
+	s->val[idx - 1] = v;
+	if (idx <= 64 && (s->typed & ((uint64_t)1 << (idx - 1))))
+		s->type[idx - 1] = oid;
+}
+
+static void
+pg_bind_int64(struct db_stmt *st, int idx, int64_t v)
+{
+	char	buf[32];
+
+	snprintf(buf, sizeof(buf), "%" PRId64, v);
+	set(st, idx, strdup(buf), INT8OID);
+}
+
+static void
+pg_bind_double(struct db_stmt *st, int idx, double v)
+{
+	char	buf[64];
+
+	snprintf(buf, sizeof(buf), "%.17g", v);
+	set(st, idx, strdup(buf), FLOAT8OID);
+}
+
+static void
+pg_bind_text(struct db_stmt *st, int idx, const char *v, int copy)
+{
+	(void)copy;
+	set(st, idx, strdup(v), TEXTOID);
+}
+
+static void
+pg_bind_null(struct db_stmt *st, int idx)
+{
+	set(st, idx, NULL, TEXTOID);
+}
+
+/* Whether col of the current row is there and not NULL. */
+static int
+has(struct pg_stmt *s, int col)
+{
+	return s->res != NULL && s->row >= 0 && s->row < s->nrows &&
+	    col >= 0 && col < PQnfields(s->res) &&
+	    !PQgetisnull(s->res, s->row, col);
+}
+
+static int
+pg_column_type(struct db_stmt *st, int col)
+{
+	struct pg_stmt	*s = PS(st);
+	const char	*v;
+
+	if (!has(s, col))
+		return DB_NULL;
+	switch (PQftype(s->res, col)) {
+	case INT2OID:
+	case INT4OID:
+	case INT8OID:
+	case BOOLOID:
+		return DB_INTEGER;
+	case FLOAT4OID:
+	case FLOAT8OID:
+		return DB_FLOAT;
+	case NUMERICOID:
+		v = PQgetvalue(s->res, s->row, col);
+		return strchr(v, '.') != NULL ? DB_FLOAT : DB_INTEGER;
+	default:
+		return DB_TEXT;
+	}
+}
+
+static int64_t
+pg_column_int64(struct db_stmt *st, int col)
+{
+	struct pg_stmt	*s = PS(st);
+	const char	*v;
+
+	if (!has(s, col))
+		return 0;
+	v = PQgetvalue(s->res, s->row, col);
+	if (PQftype(s->res, col) == BOOLOID)
+		return *v == 't';
+	return strtoll(v, NULL, 10);
+}
+
+static double
+pg_column_double(struct db_stmt *st, int col)
+{
+	struct pg_stmt	*s = PS(st);
+
+	if (!has(s, col))
+		return 0;
+	return strtod(PQgetvalue(s->res, s->row, col), NULL);
+}
+
+static const unsigned char *
+pg_column_text(struct db_stmt *st, int col)
+{
+	struct pg_stmt	*s = PS(st);
+
+	if (!has(s, col))
+		return NULL;
+	return (const unsigned char *)PQgetvalue(s->res, s->row, col);
+}
+
+static int
+pg_column_bytes(struct db_stmt *st, int col)
+{
+	struct pg_stmt	*s = PS(st);
+
+	if (!has(s, col))
+		return 0;
+	return PQgetlength(s->res, s->row, col);
+}
+
+static int
+pg_exec(struct lab_db *db, const char *sql)
+{
+	struct pgc	*c = C(db);
+	PGresult	*r;
+	ExecStatusType	 rs;
+	char		*text;
+	uint64_t	 typed;
+	int		 n, i, rc = DB_ERROR;
+
+	if ((text = lab_db_pg_sql(sql, &n, &typed)) == NULL)
+		return DB_NOMEM;
+	for (i = 0; i < LAB_PG_TRIES; i++) {
+		r = PQexec(c->c, text);
+		rs = PQresultStatus(r);
+		if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
+			c->changes = strtoll(PQcmdTuples(r), NULL, 10);
+			rc = DB_OK;
+		} else
+			keep_error(db, r);
+		PQclear(r);
+		if (rc == DB_OK || !conflict(c) ||
+		    PQtransactionStatus(c->c) != PQTRANS_IDLE)
+			break;
+	}
+	free(text);
+	return rc;
+}
+
+static int64_t
+pg_changes(struct lab_db *db)
+{
+	return C(db)->changes;
+}
+
+static int64_t
+pg_last_id(struct lab_db *db)
+{
+	PGresult	*r = PQexec(C(db)->c, "SELECT lastval()");
+	int64_t		 id = 0;
+
+	if (PQresultStatus(r) == PGRES_TUPLES_OK && PQntuples(r) == 1)
+		id = strtoll(PQgetvalue(r, 0, 0), NULL, 10);
+	PQclear(r);
+	return id;
+}
+
+static int
+pg_in_tx(struct lab_db *db)
+{
+	return PQtransactionStatus(C(db)->c) != PQTRANS_IDLE;
+}
+
+static int
+pg_fail(struct lab_db *db, struct lab_err *err, const char *what)
+{
+	struct pgc	*c = C(db);
+	const char	*m = c->msg != NULL ? c->msg : "unknown error";
+
+	if (strcmp(c->state, "55P03") == 0)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
+		    "locked by another lab for more than %d s", db->path, what,
+		    LAB_DB_BUSY_MS / 1000);
+	if (conflict(c))
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
+		    "%s, %d times: try again", db->path, what, m,
+		    LAB_PG_TRIES);
+	if (strcmp(c->state, "42501") == 0)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: %s: "
+		    "grant lab's user the privileges it needs", db->path, what,
+		    m);
+	if (strcmp(c->state, "25006") == 0)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
+		    "read-only: %s", db->path, what, m);
+	return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: %s",
+	    db->path, what, m);
+}
+
+static int
+pg_version_get(struct lab_db *db, int *ret)
+{
+	PGresult	*r;
+	int		 rc = DB_ERROR;
+
+	/* no table yet: a new database (asked so, as an error would end
+	   the transaction the migration runs in) */
+	r = PQexec(C(db)->c, "SELECT to_regclass('lab_schema') IS NULL");
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+		keep_error(db, r);
+		PQclear(r);
+		return DB_ERROR;
+	}
+	if (*PQgetvalue(r, 0, 0) == 't') {
+		PQclear(r);
+		*ret = 0;
+		return DB_OK;
+	}
+	PQclear(r);
+	r = PQexec(C(db)->c, "SELECT version FROM lab_schema");
+	if (PQresultStatus(r) == PGRES_TUPLES_OK) {
+		*ret = PQntuples(r) > 0 ?
+		    (int)strtol(PQgetvalue(r, 0, 0), NULL, 10) : 0;
+		rc = DB_OK;
+	} else
+		keep_error(db, r);
+	PQclear(r);
+	return rc;
+}
+
+static int
+pg_version_set(struct lab_db *db, int v)
+{
+	char	sql[160];
+
+	snprintf(sql, sizeof(sql), "CREATE TABLE IF NOT EXISTS lab_schema "
+	    "(version integer NOT NULL); DELETE FROM lab_schema; "
+	    "INSERT INTO lab_schema VALUES (%d)", v);
+	return pg_exec(db, sql);
+}
+
+static void
+pg_close(struct lab_db *db)
+{
+	struct pgc	*c = C(db);
+
+	PQfinish(c->c);
+	free(c->msg);
+	free(c);
+	db->h = NULL;
+}
+
+#define STR(x)	#x
+#define XSTR(x)	STR(x)
+
+static const struct db_driver pg_driver = {
+	.name = "postgresql",
+	.prepare = pg_prepare,
+	.step = pg_step,
+	.reset = pg_reset,
+	.clear = pg_clear,
+	.finalize = pg_finalize,
+	.bind_int64 = pg_bind_int64,
+	.bind_double = pg_bind_double,
+	.bind_text = pg_bind_text,
+	.bind_null = pg_bind_null,
+	.column_type = pg_column_type,
+	.column_int64 = pg_column_int64,
+	.column_double = pg_column_double,
+	.column_text = pg_column_text,
+	.column_bytes = pg_column_bytes,
+	.exec = pg_exec,
+	.changes = pg_changes,
+	.last_id = pg_last_id,
+	.in_tx = pg_in_tx,
+	.fail = pg_fail,
+	.version_get = pg_version_get,
+	.version_set = pg_version_set,
+	.begin_sql = "BEGIN; SELECT pg_advisory_xact_lock(" XSTR(LAB_PG_LOCK)
+	    ")",
+	.read_sql = "BEGIN ISOLATION LEVEL REPEATABLE READ",
+	.close = pg_close,
+};
+
+/* Connects to the server db->path names. */
+int
+lab_db_pg_open(struct lab_db *db, int flags, const char *password,
+    struct lab_err *err)
+{
+	static const char *const keys[] = { "dbname", "connect_timeout",
+		"application_name", "options", "password", NULL };
+	const char		*vals[6];
+	struct lab_db_uri	 u;
+	struct pgc		*c;
+	char			 opts[96];
+
+	if (lab_db_uri_parse(db->path, &u, err) == -1)
+		return -1;
+	if ((c = calloc(1, sizeof(*c))) == NULL)
+		return lab_err_oom(err);
+	db->drv = &pg_driver;
+	db->h = c;
+	/* waits for another writer as long as SQLite would */
+	snprintf(opts, sizeof(opts), "-c lock_timeout=%d%s", LAB_DB_BUSY_MS,
+	    (flags & LAB_DB_READONLY) ? " -c default_transaction_read_only=on" :
+	    "");
+	vals[0] = db->path;
+	vals[1] = "10";
+	vals[2] = "lab";
+	vals[3] = opts;
+	vals[4] = password;	/* NULL ends the list: libpq's own files */
+	vals[5] = NULL;
+	c->c = PQconnectdbParams(keys, vals, 1);
+	if (c->c == NULL)
+		return lab_err_oom(err);
+	if (PQstatus(c->c) != CONNECTION_OK) {
+		const char	*m = PQerrorMessage(c->c);
+
+		return lab_err_set(err, LAB_EXIT_ENV, "database server %s%s%s "
+		    "(database '%s'): cannot connect: %.*s", *u.host ? u.host :
+		    "(local socket)", *u.port ? ":" : "", u.port,
+		    *u.dbname ? u.dbname : u.user, (int)strcspn(m, "\n"), m);
+	}
+	/* quiet: the migrations' CREATE IF NOT EXISTS notices */
+	PQclear(PQexec(c->c, "SET client_min_messages = warning"));
+	return 0;
+}
