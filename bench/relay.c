@@ -40,7 +40,7 @@
 #include <unistd.h>
 
 #define MAX_FRONTS	1100
-#define MAX_FLOWS	8192
+#define MAX_FLOWS	16384
 #define MAX_QUEUE	65536
 
 struct front {
@@ -170,7 +170,8 @@ flow_for(int front, const struct sockaddr_in *client)
 
 	int64_t		 t = now_ms();
 
-	for (i = 0; i < nflows; i++)
+	/* newest first: a run's flows are the last made */
+	for (i = nflows; i-- > 0;)
 		if (flows[i].front == front &&
 		    flows[i].client.sin_port == client->sin_port &&
 		    flows[i].client.sin_addr.s_addr ==
@@ -190,7 +191,7 @@ flow_for(int front, const struct sockaddr_in *client)
 	return f;
 }
 
-/* Forgets flows idle for 20 s: every tool run makes new ones. */
+/* Forgets flows idle for 5 s: every tool run makes new ones. */
 static void
 expire(void)
 {
@@ -198,7 +199,7 @@ expire(void)
 	size_t	i;
 
 	for (i = 0; i < nflows; i++)
-		if (t - flows[i].last > 20000) {
+		if (t - flows[i].last > 5000) {
 			close(flows[i].fd);
 			flows[i--] = flows[--nflows];
 		}
