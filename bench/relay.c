@@ -4,13 +4,26 @@
  * holds each datagram for a delay and drops a fraction, between clients
  * and BMCs on loopback. Every tool compared goes through the same relay.
  *
- *	relay -d MS -l PERMILLE -p PORT FRONT=BACK... [FRONT=none...]
+ *	relay -d MS -l PERMILLE -p PORT [-t LOG] FRONT=BACK... [FRONT=none...]
  *
  * FRONT and BACK are IPv4 addresses: datagrams to FRONT:PORT go to
  * BACK:PORT after MS milliseconds (and the answers come back the same
  * way); FRONT=none swallows everything, a BMC that never answers. Loss is
  * per datagram and direction, from a fixed seed so runs are comparable.
  * Runs until SIGTERM or SIGINT. Benchmarks only: never a test.
+ *
+ * -t LOG writes a line per datagram, for bench/power-log.py:
+ *	MS DIR FRONT CLIENTPORT LEN KIND LOST
+ * MS since the relay started, DIR q (to the BMC) or r (to the client),
+ * FRONT the front's index, KIND the RMCP+ payload type byte (0x10 Open
+ * Session, 0x12 RAKP 1, 0x14 RAKP 3, 0x00 IPMI; "-" for IPMI 1.5),
+ * LOST 1 when dropped. The log is line-buffered, so a reader can cut it
+ * between two runs of a tool.
+ *
+ * -x FRONT:DIR:N (repeatable) drops the Nth datagram (from 1) that passes
+ * front FRONT (its index) in direction DIR (q or r), whatever the loss
+ * rate: one loss put exactly where a session's step is, to measure what
+ * it costs a tool (bench/power-loss).
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -27,7 +40,7 @@
 #include <unistd.h>
 
 #define MAX_FRONTS	1100
-#define MAX_FLOWS	8192
+#define MAX_FLOWS	16384
 #define MAX_QUEUE	65536
 
 struct front {
@@ -59,6 +72,13 @@ static size_t		nfronts, nflows, qhead, qlen;
 static int		delay_ms, loss_pm;
 static uint64_t		rng = 0x9e3779b97f4a7c15ULL;
 static volatile sig_atomic_t stop;
+static FILE		*trace;
+static struct {
+	int	front, dir, n;
+}			 drops[64];
+static size_t		 ndrops;
+static int		 seen[MAX_FRONTS][2];
+static int64_t		 t0;
 
 static int64_t
 now_ms(void)
@@ -78,14 +98,46 @@ lost(void)
 	return (int)(rng % 1000) < loss_pm;
 }
 
+/* One line of the -t log; see the top. */
 static void
-enqueue(int fd, const struct sockaddr_in *to, const unsigned char *d,
-    size_t len)
+log_pkt(char dir, int front, const struct sockaddr_in *client,
+    const unsigned char *d, size_t len, int drop)
+{
+	char	kind[8] = "-";
+
+	if (trace == NULL)
+		return;
+	/* RMCP class IPMI, auth type RMCP+ (6): the payload type follows */
+	if (len > 5 && d[3] == 0x07 && d[4] == 0x06)
+		snprintf(kind, sizeof(kind), "0x%02x", d[5] & 0x3f);
+	fprintf(trace, "%lld %c %d %u %zu %s %d\n", (long long)(now_ms() - t0),
+	    dir, front, (unsigned)ntohs(client->sin_port), len, kind, drop);
+}
+
+/* Whether -x drops this datagram, the next of FRONT's in direction DIR. */
+static int
+dropped(int front, int dir)
+{
+	size_t	i;
+	int	n = ++seen[front][dir == 'r'];
+
+	for (i = 0; i < ndrops; i++)
+		if (drops[i].front == front && drops[i].dir == dir &&
+		    drops[i].n == n)
+			return 1;
+	return 0;
+}
+
+/* Queues a datagram unless it is lost; returns 1 when lost. */
+static int
+enqueue(int front, int dir, int fd, const struct sockaddr_in *to,
+    const unsigned char *d, size_t len)
 {
 	struct pkt	*p;
 
-	if (lost() || qlen == MAX_QUEUE || len > sizeof(p->data))
-		return;
+	if (dropped(front, dir) | lost() || qlen == MAX_QUEUE ||
+	    len > sizeof(p->data))
+		return 1;
 	/* a constant delay keeps the queue in time order */
 	p = &queue[(qhead + qlen++) % MAX_QUEUE];
 	p->due = now_ms() + delay_ms;
@@ -93,6 +145,7 @@ enqueue(int fd, const struct sockaddr_in *to, const unsigned char *d,
 	p->to = *to;
 	p->len = len;
 	memcpy(p->data, d, len);
+	return 0;
 }
 
 static void
@@ -117,7 +170,8 @@ flow_for(int front, const struct sockaddr_in *client)
 
 	int64_t		 t = now_ms();
 
-	for (i = 0; i < nflows; i++)
+	/* newest first: a run's flows are the last made */
+	for (i = nflows; i-- > 0;)
 		if (flows[i].front == front &&
 		    flows[i].client.sin_port == client->sin_port &&
 		    flows[i].client.sin_addr.s_addr ==
@@ -137,7 +191,7 @@ flow_for(int front, const struct sockaddr_in *client)
 	return f;
 }
 
-/* Forgets flows idle for 20 s: every tool run makes new ones. */
+/* Forgets flows idle for 5 s: every tool run makes new ones. */
 static void
 expire(void)
 {
@@ -145,7 +199,7 @@ expire(void)
 	size_t	i;
 
 	for (i = 0; i < nflows; i++)
-		if (t - flows[i].last > 20000) {
+		if (t - flows[i].last > 5000) {
 			close(flows[i].fd);
 			flows[i--] = flows[--nflows];
 		}
@@ -178,9 +232,9 @@ main(int argc, char **argv)
 	ssize_t			n;
 	size_t			i, np;
 	char			*eq;
-	int			c, port = 623, timeout, one = 1;
+	int			c, port = 623, timeout, one = 1, drop;
 
-	while ((c = getopt(argc, argv, "d:l:p:")) != -1) {
+	while ((c = getopt(argc, argv, "d:l:p:t:x:")) != -1) {
 		switch (c) {
 		case 'd':
 			delay_ms = atoi(optarg);
@@ -191,9 +245,32 @@ main(int argc, char **argv)
 		case 'p':
 			port = atoi(optarg);
 			break;
+		case 't':
+			if ((trace = fopen(optarg, "w")) == NULL) {
+				fprintf(stderr, "relay: %s: %s\n", optarg,
+				    strerror(errno));
+				return 3;
+			}
+			setvbuf(trace, NULL, _IOLBF, 0);
+			break;
+		case 'x': {
+			char	dir;
+
+			if (ndrops == sizeof(drops) / sizeof(drops[0]) ||
+			    sscanf(optarg, "%d:%c:%d", &drops[ndrops].front,
+			    &dir, &drops[ndrops].n) != 3 ||
+			    (dir != 'q' && dir != 'r') ||
+			    drops[ndrops].front < 0 ||
+			    drops[ndrops].front >= MAX_FRONTS) {
+				fprintf(stderr, "relay: -x FRONT:q|r:N\n");
+				return 2;
+			}
+			drops[ndrops++].dir = dir;
+			break;
+		}
 		default:
 			fprintf(stderr, "usage: relay -d MS -l PERMILLE -p PORT "
-			    "FRONT=BACK|none...\n");
+			    "[-t LOG] [-x FRONT:q|r:N] FRONT=BACK|none...\n");
 			return 2;
 		}
 	}
@@ -228,6 +305,7 @@ main(int argc, char **argv)
 	}
 	signal(SIGTERM, on_signal);
 	signal(SIGINT, on_signal);
+	t0 = now_ms();
 	printf("ready\n");
 	fflush(stdout);
 	while (!stop) {
@@ -259,16 +337,23 @@ main(int argc, char **argv)
 				if (fronts[i].back.sin_port == 0 ||
 				    (f = flow_for((int)i, &from)) == NULL)
 					continue;
-				enqueue(f->fd, &fronts[i].back, buf, (size_t)n);
+				drop = enqueue((int)i, 'q', f->fd,
+				    &fronts[i].back, buf, (size_t)n);
+				log_pkt('q', (int)i, &from, buf, (size_t)n, drop);
 			} else {
 				struct flow	*f = &flows[i - nfronts];
 
 				f->last = now_ms();
-				enqueue(fronts[f->front].fd, &f->client, buf,
+				drop = enqueue(f->front, 'r',
+				    fronts[f->front].fd, &f->client, buf,
 				    (size_t)n);
+				log_pkt('r', f->front, &f->client, buf,
+				    (size_t)n, drop);
 			}
 		}
 		flush();
 	}
+	if (trace != NULL)
+		fclose(trace);
 	return 0;
 }

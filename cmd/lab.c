@@ -13,6 +13,23 @@
 #include "lab/text.h"
 #include "lab.h"
 
+#ifdef LAB_LIGHT
+/*
+ * The light front's commands (cmd/full.c), those that talk to no BMC,
+ * switch or host: the rest, and help, run in the full lab.
+ */
+const struct lab_cmd *const lab_commands[] = {
+	&lab_cmd_config,
+	&lab_cmd_export,
+	&lab_cmd_history,
+	&lab_cmd_import,
+	&lab_cmd_init,
+	&lab_cmd_log,
+	&lab_cmd_ls,
+	&lab_cmd_show,
+	NULL,
+};
+#else
 /* Every command, in alphabetical order: greppable, no magic. */
 const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_bench,
@@ -39,6 +56,7 @@ const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_switch,
 	NULL,
 };
+#endif
 
 /* Options every verb shares, defined once. */
 enum { OPT_DB = 1000, OPT_CRED, OPT_JSON, OPT_CSV, OPT_DRYRUN, OPT_YES,
@@ -361,6 +379,7 @@ unknown(const char *what, const char *word, const char *const *cands,
 	return LAB_EXIT_INPUT;
 }
 
+#ifndef LAB_LIGHT
 static int
 unknown_cmd(const char *word)
 {
@@ -371,6 +390,7 @@ unknown_cmd(const char *word)
 		names[n] = lab_commands[n]->name;
 	return unknown("command", word, names, n, NULL);
 }
+#endif
 
 static int
 unknown_verb(const struct lab_cmd *c, const char *word)
@@ -726,10 +746,15 @@ main(int argc, char **argv)
 			printf("lab %s\n", LAB_VERSION);
 			return LAB_EXIT_OK;
 		}
+#ifdef LAB_LIGHT
+		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0)
+			return cmd_full_exec(argv);
+#else
 		if (strcmp(argv[i], "--help") == 0 || strcmp(argv[i], "-h") == 0) {
 			cmd_help_all(stdout);
 			return LAB_EXIT_OK;
 		}
+#endif
 		if ((strcmp(argv[i], "--db") == 0 ||
 		    strcmp(argv[i], "--credentials") == 0) && i + 1 < argc) {
 			cmdline(&call, argv[i][2] == 'd' ? LAB_CONFIG_DB :
@@ -745,6 +770,9 @@ main(int argc, char **argv)
 			cmdline(&call, LAB_CONFIG_CREDENTIALS, argv[i] + 14);
 			continue;
 		}
+#ifdef LAB_LIGHT
+		return cmd_full_exec(argv);
+#endif
 		fprintf(stderr, "lab: unknown option '%s' before the command\n"
 		    "usage: lab [--db PATH] [--credentials PATH] COMMAND ...\n",
 		    argv[i]);
@@ -758,12 +786,20 @@ main(int argc, char **argv)
 		lab_config_free(config);
 		return (int)err.code;
 	}
+#ifdef LAB_LIGHT
+	/* help, and every command but ls and show: the full lab */
+	if (i == argc || (call.cmd = find_cmd(argv[i])) == NULL) {
+		lab_config_free(config);
+		return cmd_full_exec(argv);
+	}
+#else
 	if (i == argc) {
 		cmd_help_all(stderr);
 		return LAB_EXIT_INPUT;
 	}
 	if ((call.cmd = find_cmd(argv[i])) == NULL)
 		return unknown_cmd(argv[i]);
+#endif
 	i++;
 	v = call.cmd->verbs;
 	if (v[0].name != NULL) {

@@ -143,6 +143,8 @@ void		 cmd_usage(FILE *, const struct lab_cmd *,
 		    const struct lab_verb *);
 /* Prints the list of commands and the exit codes. */
 void		 cmd_help_all(FILE *);
+/* The light front runs the full lab in its place (cmd/full.c). */
+int		 cmd_full_exec(char **argv);
 /* Writes a buffer to stdout; returns -1 (with err) on a write error. */
 int		 cmd_write(struct lab_buf *, struct lab_err *);
 /* Writes lines of text (a plan, a report) to stdout, every control but

@@ -24,6 +24,13 @@ dpkg-deb -x "$deb" "$T/root"
 v=$("$T/root/usr/bin/lab" --version)
 [ "$v" = "lab $(sed -n "s/^ *version: '\([^']*\)'.*/\1/p" "$SRC/meson.build" | head -n 1)" ] ||
 	{ echo "deb: installed lab --version says '$v'" >&2; exit 1; }
+# the full lab, which the light one runs for most commands (cmd/full.c)
+full=$(find "$T/root/usr/lib" "$T/root/usr/libexec" -name lab-full -type f \
+    2>/dev/null | head -n 1)
+[ -n "$full" ] && [ -x "$full" ] ||
+	{ echo "deb: no lab-full in the package" >&2; exit 1; }
+"$full" help power | grep -q status ||
+	{ echo "deb: the packaged lab-full does not run" >&2; exit 1; }
 page=$(ls "$T/root/usr/share/man/man1/lab.1"* 2>/dev/null | head -n 1)
 [ -n "$page" ] || { echo "deb: no lab(1) in the package" >&2; exit 1; }
 MANWIDTH=80 man -l "$page" 2>/dev/null | grep -q "lab" ||
