@@ -157,6 +157,11 @@ lab_db_open_auth(const char *path, int flags, const char *password,
 		free(db);
 		return lab_err_oom(err);
 	}
+	if (lab_db_uri_is_pg(path) && lab_db_pg_open == NULL) {
+		lab_db_free(db);
+		return lab_err_set(err, LAB_EXIT_ENV, "database %s: this program "
+		    "is built without the PostgreSQL driver (run lab)", path);
+	}
 	if ((lab_db_uri_is_pg(path) ? lab_db_pg_open(db, flags, password,
 	    err) :
 	    lab_db_sqlite_open(db, flags, err)) == -1 ||

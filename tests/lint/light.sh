@@ -2,7 +2,7 @@
 # SPDX-License-Identifier: GPL-3.0-or-later
 # The light lab (cmd/full.c) loads no protocol library: readelf of its
 # NEEDED entries names none of libfreeipmi, libipmiconsole, net-snmp,
-# libssh2, libcrypto, libssl, libgcrypt; and lab-full does (so the test
+# libssh2, libcrypto, libssl, libgcrypt, libpq; and lab-full does (so the test
 # can fail). A command added to the light table that reaches lib/ipmi,
 # lib/snmp or lib/ssh fails here: give it to lab-full instead.
 #   sh light.sh LAB LAB_FULL
@@ -11,7 +11,7 @@ command -v readelf >/dev/null 2>&1 || {
 	echo "light: readelf missing (package binutils)" >&2
 	exit 1
 }
-protocol='libfreeipmi|libipmiconsole|libnetsnmp|libssh2|libcrypto|libssl|libgcrypt'
+protocol='libfreeipmi|libipmiconsole|libnetsnmp|libssh2|libcrypto|libssl|libgcrypt|libpq'
 needed() { readelf -d "$1" | sed -n 's/.*(NEEDED).*\[\(.*\)\]/\1/p'; }
 bad=$(needed "$1" | grep -E "$protocol" || :)
 if [ -n "$bad" ]; then
