@@ -41,3 +41,64 @@ CREATE TABLE mounts (
 	col		INTEGER,
 	PRIMARY KEY (host_id, position)
 );
+
+-- The runs of lab provision --shares and --mounts: kinds 'shares' and
+-- 'mounts'. SQLite cannot change a CHECK in place: provision_runs is
+-- rebuilt as version 7 did, with the two tables that refer to it.
+CREATE TEMP TABLE old_steps AS SELECT * FROM provision_steps;
+CREATE TEMP TABLE old_members AS SELECT * FROM disk_members;
+CREATE TABLE provision_runs_new (
+	id		INTEGER PRIMARY KEY,
+	host		TEXT NOT NULL,
+	kind		TEXT NOT NULL CHECK (kind = 'storage' OR kind = 'network' OR
+			    kind = 'shares' OR kind = 'mounts'),
+	layout		TEXT NOT NULL,
+	plan		TEXT NOT NULL,
+	started_at	INTEGER NOT NULL,
+	finished_at	INTEGER,
+	status		TEXT NOT NULL CHECK (status = 'running' OR
+			    status = 'done' OR status = 'failed' OR
+			    status = 'rolled-back' OR status = 'abandoned'),
+	failed_step	INTEGER,
+	message		TEXT,
+	owner_pid	INTEGER,
+	owner_start	INTEGER,
+	owner_boot	TEXT,
+	owner_machine	TEXT
+);
+INSERT INTO provision_runs_new SELECT * FROM provision_runs;
+DROP TABLE disk_members;
+DROP TABLE provision_steps;
+DROP TABLE provision_runs;
+ALTER TABLE provision_runs_new RENAME TO provision_runs;
+CREATE INDEX provision_runs_host ON provision_runs(host, started_at);
+-- the host's run in progress, for the lock check
+CREATE INDEX provision_runs_running ON provision_runs(host)
+	WHERE status = 'running';
+
+CREATE TABLE provision_steps (
+	run_id		INTEGER NOT NULL REFERENCES provision_runs(id)
+			    ON DELETE CASCADE,
+	position	INTEGER NOT NULL,
+	kind		TEXT NOT NULL CHECK (kind = 'run' OR kind = 'write' OR
+			    kind = 'check'),
+	text		TEXT NOT NULL,
+	started_at	INTEGER,
+	finished_at	INTEGER,
+	exit_status	INTEGER,
+	output		TEXT,
+	PRIMARY KEY (run_id, position)
+) WITHOUT ROWID;
+INSERT INTO provision_steps SELECT * FROM old_steps;
+
+CREATE TABLE disk_members (
+	host		TEXT NOT NULL,
+	slot		TEXT NOT NULL,
+	member_of	TEXT NOT NULL,
+	run_id		INTEGER NOT NULL REFERENCES provision_runs(id)
+			    ON DELETE CASCADE,
+	PRIMARY KEY (host, slot)
+) WITHOUT ROWID;
+INSERT INTO disk_members SELECT * FROM old_members;
+DROP TABLE old_steps;
+DROP TABLE old_members;
