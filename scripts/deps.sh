@@ -38,6 +38,8 @@ test="$test debootstrap qemu-system-x86 qemu-utils e2fsprogs"
 test="$test mount"
 # lab report --format prometheus checked by promtool (tests/report/prom.sh)
 test="$test prometheus"
+# the VM's shares from this machine, userspace clients (tests/vm, issue 21)
+test="$test libnfs-utils libiscsi-bin"
 # the lab in a box alone (sh scripts/demo.sh box)
 box="$demo debootstrap qemu-system-x86 qemu-utils e2fsprogs openssh-client
 python3"
