@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 /*
  * lab provision HOST --shares [--prune] and HOST --mounts (issue 21):
- * reads what the host has over SSH (read-only, --dry-run too), plans
- * from it, shows the plan in full, and with --yes (or "y") applies it as
- * a provisioning run. A plan with no step: "nothing to change", no run.
+ * reads what the host has over SSH (read-only), plans from it, shows the
+ * plan in full, and with --yes (or "y") applies it as a provisioning run.
+ * A plan with no step: "nothing to change", no run. --dry-run contacts
+ * nothing: it plans as for a host that has none of it yet.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -147,6 +148,25 @@ cmd_provision_shares(struct lab_call *call, const struct lab_inventory *inv,
 	so.known_hosts = known;
 	so.legacy_crypto = c->legacy_crypto;
 	so.accept_new = o->accept_new;
+	if (call->dry_run) {
+		memset(&req, 0, sizeof(req));
+		req.inv = inv;
+		if ((o->mounts ? lab_plan_mounts(h, &req, &plan, err) :
+		    lab_plan_shares(h, &req, &plan, err)) == -1)
+			goto out;
+		rc = call->json ? print_json(plan, NULL, err) :
+		    print_text(plan, err);
+		if (rc == 0 && !call->json) {
+			fflush(stdout);
+			fprintf(stderr, "lab: %s: nothing was changed or read: "
+			    "this plan is for a host that has none of it yet; "
+			    "'lab provision %s --%s%s' reads what it has and "
+			    "plans only what is missing\n", h->name, h->name,
+			    o->mounts ? "mounts" : "shares",
+			    o->prune ? " --prune" : "");
+		}
+		goto out;
+	}
 	a.target_lock = getenv("LAB_TARGET_LOCK");
 	if (a.target_lock != NULL && *a.target_lock == '\0')
 		a.target_lock = NULL;
@@ -179,17 +199,6 @@ cmd_provision_shares(struct lab_call *call, const struct lab_inventory *inv,
 	}
 	if (!call->json && print_text(plan, err) == -1)
 		goto out;
-	if (call->dry_run) {
-		rc = call->json ? print_json(plan, NULL, err) : 0;
-		if (!call->json) {
-			fflush(stdout);
-			fprintf(stderr, "lab: %s: nothing was changed; 'lab "
-			    "provision %s --%s%s --yes' applies this plan\n",
-			    h->name, h->name, o->mounts ? "mounts" : "shares",
-			    o->prune ? " --prune" : "");
-		}
-		goto out;
-	}
 	snprintf(q, sizeof(q), "Apply this %s plan to %s?", plan->kind,
 	    h->name);
 	snprintf(what, sizeof(what), "this changes the %s of %s", plan->kind,

@@ -523,6 +523,9 @@ nfs_exports(struct lab_plan *p, const struct lab_shares_req *req,
 	}
 	if (want.oom)
 		goto oom;
+	/* Debian's nfs-kernel-server reads the folder but does not make it */
+	if (run(p, err, "mkdir -p /etc/exports.d") == -1)
+		goto out;
 	if (lab_plan_step(p, LAB_STEP_WRITE, strdup(EXPORTS),
 	    lab_buf_steal(&want), "the NFS exports of the inventory",
 	    err) == NULL)
