@@ -310,7 +310,7 @@ int	lab_nfs_option_known(const char *s);
 /* 0 when s is an iSCSI name (iqn.YYYY-MM.authority[:id], eui., naa.);
    -1 with *why set otherwise. */
 int	lab_check_iqn(const char *s, const char **why);
-/* The target IQN of a share: its iqn, or iqn.2026-12.lab:HOST. */
+/* The target IQN of a share: its iqn, or iqn.2026-12.lab.local:HOST. */
 void	lab_share_iqn(const struct lab_host *, const struct lab_share *,
 	    char *buf, size_t len);
 /* The share "HOST:NAME" of the inventory, or NULL; *server its host. */

@@ -95,7 +95,7 @@ lab_check_iqn(const char *s, const char **why)
 	    s[9] > '1' || (s[9] == '1' && s[10] > '2') ||
 	    (s[9] == '0' && s[10] == '0'))
 		*why = "an iqn. name goes on with the date YYYY-MM and a dot "
-		    "(iqn.2026-12.lab:nas)";
+		    "(iqn.2026-12.lab.local:nas)";
 	else {
 		p = s + 12;
 		colon = strchr(p, ':');
@@ -103,10 +103,10 @@ lab_check_iqn(const char *s, const char **why)
 		memcpy(auth, p, n);
 		auth[n] = '\0';
 		if (!all_of(auth, LOWER DIGITS ".-") || auth[0] == '.' ||
-		    auth[0] == '-')
+		    auth[0] == '-' || strchr(auth, '.') == NULL)
 			*why = "the naming authority after the date is a "
-			    "reversed domain of lower-case letters, digits, "
-			    "dots and hyphens";
+			    "reversed domain with a dot (lab.local), of "
+			    "lower-case letters, digits, dots and hyphens";
 		else if (colon != NULL && !all_of(colon + 1,
 		    LOWER DIGITS ".:-"))
 			*why = "after ':' an iqn. name holds lower-case "
@@ -133,7 +133,7 @@ lab_share_iqn(const struct lab_host *h, const struct lab_share *s, char *buf,
 			name[i] = (char)(name[i] - 'A' + 'a');
 		else if (name[i] == '_')
 			name[i] = '-';
-	snprintf(buf, len, "iqn.2026-12.lab:%s", name);
+	snprintf(buf, len, "iqn.2026-12.lab.local:%s", name);
 }
 
 const struct lab_share *
@@ -576,7 +576,7 @@ load_mount(struct sctx *c, const struct ynode *n, struct lab_host *h,
 	    scalar(c, n, "path", 0, &m->path) == -1 ||
 	    list(c, n, "options", &m->options) == -1)
 		return -1;
-	colon = strchr(m->share, ':');
+	colon = m->share != NULL ? strchr(m->share, ':') : NULL;
 	if (colon == NULL || colon == m->share || colon[1] == '\0')
 		return lab_schema_fail(c->err, c->file, at(n, "share"), "'share' "
 		    "of %s is HOST:NAME (nas:vmstore), not '%.64s'", c->what,

@@ -1044,7 +1044,7 @@ lab_plan_mounts(const struct lab_host *h, const struct lab_shares_req *req,
 				goto out;
 		}
 	}
-	if (p->nsteps == (size_t)((nfs > 0) + (iscsi > 0))) {
+	if (p->nsteps == (size_t)(nfs > 0) + (size_t)(iscsi > 0)) {
 		for (i = 0; i < p->nsteps; i++)
 			free(p->steps[i].text);
 		p->nsteps = 0;

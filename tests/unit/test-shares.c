@@ -25,7 +25,7 @@ static const char yaml[] =
 	"        clients: ['@esx', esx2, 192.0.2.0/28, 198.51.100.7]\n"
 	"        properties: {recordsize: 1M, quota: none}\n"
 	"      - {name: lun, vg: vg0, protocol: iscsi, size: 10G,\n"
-	"         initiators: [esx1, 'iqn.2026-12.lab:ci']}\n"
+	"         initiators: [esx1, 'iqn.2026-12.lab.local:ci']}\n"
 	"  - name: esx1\n"
 	"    model: generic-server\n"
 	"    groups: [esx]\n"
@@ -56,12 +56,12 @@ load(const char *text, struct lab_err *err)
 static void
 test_iqn(void)
 {
-	static const char *const good[] = { "iqn.2026-12.lab:nas",
+	static const char *const good[] = { "iqn.2026-12.lab.local:nas",
 		"iqn.1993-08.org.debian:01:abcdef", "iqn.1998-01.com.vmware",
 		"eui.0123456789abcdef", "naa.0123456789ABCDEF", NULL };
 	static const char *const bad[] = { "iqn.26-12.lab:nas",
 		"iqn.2026-13.lab:nas", "iqn.2026-00.lab", "iqn.2026-12.Lab:x",
-		"iqn.2026-12.lab:A", "iqn.2026-12.lab:a b", "iqn.2026-12",
+		"iqn.2026-12.lab.local:A", "iqn.2026-12.lab.local:a b", "iqn.2026-12",
 		"nas", "eui.0123", "", NULL };
 	const char	*why;
 	size_t		 i;
@@ -114,7 +114,7 @@ test_resolve(const struct lab_inventory *inv)
 	}
 	lab_strv_release(&cl);
 	lab_share_iqn(h, &h->shares[1], iqn, sizeof(iqn));
-	CHECK_STR(iqn, "iqn.2026-12.lab:nas-1");
+	CHECK_STR(iqn, "iqn.2026-12.lab.local:nas-1");
 	s = lab_inventory_share(inv, "Nas_1:lun", &srv);
 	CHECK(s == &h->shares[1] && srv == h);
 	CHECK(lab_inventory_share(inv, "Nas_1:nothing", NULL) == NULL);

@@ -165,7 +165,7 @@ case_shares()
 	    fail "no nfs-cp (Debian libnfs-utils: sh scripts/deps.sh test)"
 	command -v iscsi-inq >/dev/null 2>&1 ||
 	    fail "no iscsi-inq (Debian libiscsi-bin: sh scripts/deps.sh test)"
-	_ci=iqn.2026-12.lab:ci
+	_ci=iqn.2026-12.lab.local:ci
 	_lunline="      - {name: lun0, vg: vg0, protocol: iscsi, size: 64M, initiators: [\"$_ci\"]}"
 	{
 		cat "$T/box.yaml"
@@ -204,17 +204,17 @@ case_shares()
 	has nfs.guest "$(md5sum <"$T/nfs.in" | cut -d' ' -f1)"
 	# iSCSI: the target listed, the LUN read by its initiator only
 	_portal="iscsi://$VM_HOST:$VM_ISCSI_PORT"
-	_lun="$_portal/iqn.2026-12.lab:box/0"
+	_lun="$_portal/iqn.2026-12.lab.local:box/0"
 	iscsi-ls -i "$_ci" "$_portal" >"$T/iscsi.ls" 2>&1 ||
 	    fail "iscsi-ls: $(cat "$T/iscsi.ls")"
-	has iscsi.ls "iqn.2026-12.lab:box"
+	has iscsi.ls "iqn.2026-12.lab.local:box"
 	iscsi-inq -i "$_ci" "$_lun" >"$T/iscsi.inq" 2>&1 ||
 	    fail "iscsi-inq as $_ci: $(cat "$T/iscsi.inq")"
 	has iscsi.inq "LIO-ORG"
 	iscsi-readcapacity16 -i "$_ci" "$_lun" >"$T/iscsi.cap" 2>&1 ||
 	    fail "iscsi-readcapacity16: $(cat "$T/iscsi.cap")"
 	has iscsi.cap "Total size:67108864"
-	if iscsi-inq -i iqn.2026-12.lab:other "$_lun" >"$T/iscsi.other" 2>&1; then
+	if iscsi-inq -i iqn.2026-12.lab.local:other "$_lun" >"$T/iscsi.other" 2>&1; then
 		fail "an initiator without an ACL read the LUN"
 	fi
 	took "NFS file written and read back, LUN read, other initiator refused" \
