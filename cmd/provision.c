@@ -12,6 +12,7 @@
 #include "lab/target.h"
 #include "lab/text.h"
 #include "lab.h"
+#include "provision-shares.h"
 
 #define LAYOUT_MAX	((size_t)256 * 1024)
 
@@ -374,15 +375,23 @@ provision_run(struct lab_call *call, struct lab_err *err)
 	const char	*layout = cmd_opt(call, "layout");
 	const char	*bond = cmd_opt(call, "bond");
 	int		 vlans = cmd_opt(call, "vlans") != NULL;
+	struct cmd_shares_opts so = { cmd_opt(call, "mounts") != NULL,
+			    cmd_opt(call, "prune") != NULL,
+			    cmd_opt(call, "accept-new") != NULL };
+	int		 shares = cmd_opt(call, "shares") != NULL;
 	struct lab_strv	 none;
 	struct prov	 p;
 	char		 q[160], what[160];
 	int		 rc;
 
-	if ((layout != NULL) + (bond != NULL) + vlans != 1)
+	if ((layout != NULL) + (bond != NULL) + vlans + shares + so.mounts != 1)
 		return lab_err_set(err, LAB_EXIT_INPUT, "say what to provision: "
 		    "--layout LAYOUT (storage), --bond MODE or --vlans "
-		    "(network), one at a time"), LAB_EXIT_INPUT;
+		    "(network), --shares or --mounts, one at a time"),
+		    LAB_EXIT_INPUT;
+	if (so.prune && !shares)
+		return lab_err_set(err, LAB_EXIT_INPUT, "--prune goes with "
+		    "--shares"), LAB_EXIT_INPUT;
 	call->no_audit = !call->yes;	/* a plan only, until confirmed */
 	if (cmd_inventory(call, &inv, err) == -1)
 		return err->code;
@@ -396,6 +405,9 @@ provision_run(struct lab_call *call, struct lab_err *err)
 		}
 		return LAB_EXIT_INPUT;
 	}
+	if (shares || so.mounts)
+		return cmd_provision_shares(call, inv, p.host, &so, err) == 0 ?
+		    LAB_EXIT_OK : (int)err->code;
 	rc = layout != NULL ? storage_req(&p, layout, err) :
 	    bond_req(&p, bond, err);
 	if (rc == 0)
@@ -450,6 +462,11 @@ static const struct lab_opt provision_opts[] = {
 	{ "vlans", NULL, "network without a bond: only the VLAN interfaces "
 	  "of the NICs with tagged: true" },
 	{ "accept-new", NULL, "trust and record an unknown SSH host key" },
+	{ "shares", NULL, "the NFS exports and iSCSI LUNs of the host's "
+	  "shares: in the inventory" },
+	{ "mounts", NULL, "the host's mounts: (fstab lines, iSCSI logins)" },
+	{ "prune", NULL, "with --shares: stop serving the shares no longer in "
+	  "the inventory (refused while a client holds one)" },
 	{ NULL, NULL, NULL },
 };
 
@@ -465,6 +482,7 @@ static const struct lab_verb provision_verbs[] = {
 
 const struct lab_cmd lab_cmd_provision = {
 	.name = "provision",
-	.summary = "plan and apply storage layouts and NIC bonds over SSH",
+	.summary = "plan and apply storage layouts, NIC bonds and shares over "
+		"SSH",
 	.verbs = provision_verbs,
 };

@@ -42,6 +42,8 @@ test="$test prometheus"
 build="$build libpq-dev"
 demo="$demo libpq-dev"
 test="$test libpq-dev postgresql-15 postgresql-client-15"
+# the VM's shares from this machine, userspace clients (tests/vm, issue 21)
+test="$test libnfs-utils libiscsi-bin"
 # the lab in a box alone (sh scripts/demo.sh box)
 box="$demo debootstrap qemu-system-x86 qemu-utils e2fsprogs openssh-client
 python3"

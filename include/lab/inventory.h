@@ -86,6 +86,38 @@ struct lab_netcfg {
 	struct lab_loc	 loc;
 };
 
+/*
+ * A share the host serves (shares:, issue 21): an NFS export of a ZFS
+ * dataset or an LV, or an iSCSI LUN on a zvol or an LV.
+ */
+struct lab_share {
+	char		*name;
+	char		*protocol;	/* nfs | iscsi */
+	char		*pool;		/* a ZFS pool, or NULL */
+	char		*vg;		/* an LVM volume group, or NULL */
+	char		*path;		/* nfs: the exported folder */
+	uint64_t	 size_bytes;	/* iscsi: the LUN; nfs on a vg: the
+					   LV; 0: none (a dataset) */
+	char		*iqn;		/* iscsi: the target; NULL: the
+					   host's default */
+	int		 sparse;	/* iscsi on a pool: a sparse zvol */
+	struct lab_strv	 clients;	/* nfs: CIDR, IP, host, @group */
+	struct lab_strv	 options;	/* nfs: export options; none: the
+					   default (lab_share_nfs_default) */
+	struct lab_strv	 properties;	/* nfs on a pool: "key=value" */
+	struct lab_strv	 initiators;	/* iscsi: IQNs or host names */
+	struct lab_loc	 loc;
+	struct lab_loc	 size_loc;	/* of size:, when given */
+};
+
+/* A share a host uses (mounts:): "nas:vmstore" on path. */
+struct lab_mount {
+	char		*share;		/* "HOST:NAME" */
+	char		*path;		/* nfs: the mount point; iscsi: NULL */
+	struct lab_strv	 options;	/* none: the default */
+	struct lab_loc	 loc;
+};
+
 struct lab_host {
 	char		*name;
 	char		*model;
@@ -99,6 +131,12 @@ struct lab_host {
 	struct lab_disk	*disks;
 	size_t		 ndisks;
 	struct lab_loc	 loc;
+	/* issue 21 */
+	struct lab_share *shares;	/* in the order written */
+	size_t		 nshares;
+	struct lab_mount *mounts;
+	size_t		 nmounts;
+	char		*initiator;	/* iscsi_initiator: its IQN, or NULL */
 };
 
 struct lab_snmp {
@@ -256,5 +294,36 @@ char	*lab_vlan_want_text(const struct lab_vlan_want *w);
  * 1" (trunk), then " tagged" when the host tags them; nothing when unset.
  */
 void	lab_vlan_want_cell(const struct lab_vlan_want *w, struct lab_buf *b);
+
+/*
+ * Shares (issue 21, lib/inventory/shares.c). The words of YAML's
+ * protocol: and properties:, the NFS export options used when none are
+ * written, and the NFS mount options of a client likewise
+ * (NULL-terminated).
+ */
+extern const char *const lab_share_protocols[];
+extern const char *const lab_share_properties[];
+extern const char *const lab_share_nfs_default[];
+extern const char *const lab_mount_nfs_default[];
+/* Is s an NFS export option lab knows ("rw", "anonuid=1000")? */
+int	lab_nfs_option_known(const char *s);
+/* 0 when s is an iSCSI name (iqn.YYYY-MM.authority[:id], eui., naa.);
+   -1 with *why set otherwise. */
+int	lab_check_iqn(const char *s, const char **why);
+/* The target IQN of a share: its iqn, or iqn.2026-12.lab.local:HOST. */
+void	lab_share_iqn(const struct lab_host *, const struct lab_share *,
+	    char *buf, size_t len);
+/* The share "HOST:NAME" of the inventory, or NULL; *server its host. */
+const struct lab_share *lab_inventory_share(const struct lab_inventory *,
+	    const char *ref, const struct lab_host **server);
+/*
+ * Where a client of an NFS share is: a CIDR or IP as written, a host's
+ * address (its network: address without the prefix, else its ssh:
+ * address), each host of @group. Appended to out (caller-owned
+ * strings); -1 with err (naming loc) when one cannot be resolved.
+ */
+int	lab_share_clients(const struct lab_inventory *,
+	    const struct lab_share *, struct lab_strv *out,
+	    struct lab_err *err);
 
 #endif

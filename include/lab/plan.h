@@ -124,6 +124,27 @@ struct lab_bond_req {
 						   interfaces of tagged NICs */
 };
 
+/*
+ * Shares (issue 21): what the host serves (lab_plan_shares) or mounts
+ * (lab_plan_mounts). state is the output of lab_shares_state_cmd run on
+ * the host, or NULL for a host that has none of it yet. A plan with no
+ * steps: nothing to change. prune removes what lab served that the
+ * inventory no longer has, and fails (LAB_EXIT_PARTIAL, naming the
+ * client) while a client holds it.
+ */
+struct lab_shares_req {
+	const struct lab_inventory	*inv;	/* clients, groups, servers */
+	const char			*state;
+	int				 prune;
+};
+extern const char lab_shares_state_cmd[];
+int	lab_plan_shares(const struct lab_host *,
+	    const struct lab_shares_req *, struct lab_plan **ret,
+	    struct lab_err *);
+int	lab_plan_mounts(const struct lab_host *,
+	    const struct lab_shares_req *, struct lab_plan **ret,
+	    struct lab_err *);
+
 int	lab_plan_storage(const struct lab_host *,
 	    const struct lab_storage_req *, struct lab_plan **ret,
 	    struct lab_err *);

@@ -56,6 +56,13 @@ int	lab_provision_facts(struct lab_ssh *s, const char *host,
 	    struct lab_target_facts *facts, struct lab_err *err);
 
 /*
+ * Reads over s what a shares or mounts plan starts from (the output of
+ * lab_shares_state_cmd, include/lab/plan.h) into *ret (caller-owned).
+ */
+int	lab_provision_shares_state(struct lab_ssh *s, const char *host,
+	    char **ret, struct lab_err *err);
+
+/*
  * The lock file on the target: a run takes it (flock) before its first
  * step and holds it to its end, so two labs (two databases) cannot apply
  * to one host at once. The host's database record is the other lock: a

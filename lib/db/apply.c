@@ -7,6 +7,7 @@
 #include "lab/str.h"
 #include "db-priv.h"
 #include "known-issues.h"
+#include "shares.h"
 
 /*
  * The statements one apply needs, prepared once. A host's rows are
@@ -368,6 +369,8 @@ host_diff(const struct lab_host *o, const struct lab_host *n,
 		note(d, "nic vlans", NULL, NULL);
 	if (!disks_eq(o, n))
 		note(d, "disks", NULL, NULL);
+	if (!lab_db_shares_eq(o, n))
+		note(d, "shares", NULL, NULL);
 }
 
 static void
@@ -1132,7 +1135,8 @@ lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
 	    lab_db_batch_flush(&a.net, err) == -1 ||
 	    lab_db_batch_flush(&a.nics, err) == -1 ||
 	    lab_db_batch_flush(&a.disks, err) == -1 ||
-	    lab_db_batch_flush(&a.members, err) == -1)) ||
+	    lab_db_batch_flush(&a.members, err) == -1 ||
+	    lab_db_shares_apply(db, cur, inv, err) == -1)) ||
 	    merge_switches(&a, cur, sv, inv->nswitches, flags, write) == -1 ||
 	    merge_groups(&a, cur, fv, fn, 0, write) == -1 ||
 	    lab_db_known_issues_apply(db, inv, flags, write, now, &ch,

@@ -6,6 +6,7 @@
 #include "lab/str.h"
 #include "core/idx.h"
 #include "db-priv.h"
+#include "shares.h"
 #include "known-issues.h"
 
 #define FROM_DB	"(database)"
@@ -561,6 +562,8 @@ lab_db_inventory_load_parts(struct lab_db *db, unsigned parts,
 	    (!(parts & LAB_LOAD_NICS) || load_children(&l, 1) == 0) &&
 	    (!(parts & LAB_LOAD_DISKS) || load_children(&l, 0) == 0) &&
 	    (!(parts & LAB_LOAD_MEMBERSHIPS) || load_memberships(&l) == 0) &&
+	    (parts != LAB_LOAD_ALL ||
+	    lab_db_shares_read(db, l.inv, err) == 0) &&
 	    load_switches(&l) == 0 &&
 	    lab_db_switch_decl_read(db, l.inv, err) == 0 &&
 	    load_groups(&l) == 0)

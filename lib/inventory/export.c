@@ -178,6 +178,85 @@ emit_switch_vlans(struct em *em, const struct lab_switch *s)
 }
 
 static void
+words(struct em *em, const char *k, const struct lab_strv *sv)
+{
+	size_t	i;
+
+	if (sv->n == 0)
+		return;
+	str(em, k);
+	seq_begin(em, 1);
+	for (i = 0; i < sv->n; i++)
+		str(em, sv->v[i]);
+	seq_end(em);
+}
+
+/* shares: and mounts: (issue 21) */
+static void
+emit_shares(struct em *em, const struct lab_host *h)
+{
+	const struct lab_share	*s;
+	const char		*eq;
+	char			 size[32], k[32];
+	size_t			 i, j;
+
+	if (h->nshares > 0) {
+		str(em, "shares");
+		seq_begin(em, 0);
+		for (i = 0; i < h->nshares; i++) {
+			s = &h->shares[i];
+			map_begin(em, 0);
+			kv(em, "name", s->name);
+			kv(em, "protocol", s->protocol);
+			kv(em, "pool", s->pool);
+			kv(em, "vg", s->vg);
+			kv(em, "path", s->path);
+			if (s->size_bytes > 0) {
+				lab_format_size(s->size_bytes, size,
+				    sizeof(size));
+				kv(em, "size", size);
+			}
+			kv(em, "iqn", s->iqn);
+			if (s->sparse)
+				kv(em, "sparse", "true");
+			words(em, "clients", &s->clients);
+			words(em, "options", &s->options);
+			words(em, "initiators", &s->initiators);
+			if (s->properties.n > 0) {
+				str(em, "properties");
+				map_begin(em, 1);
+				for (j = 0; j < s->properties.n; j++) {
+					eq = strchr(s->properties.v[j], '=');
+					if (eq == NULL ||
+					    (size_t)(eq - s->properties.v[j]) >=
+					    sizeof(k))
+						continue;
+					memcpy(k, s->properties.v[j],
+					    (size_t)(eq - s->properties.v[j]));
+					k[eq - s->properties.v[j]] = '\0';
+					kv(em, k, eq + 1);
+				}
+				map_end(em);
+			}
+			map_end(em);
+		}
+		seq_end(em);
+	}
+	if (h->nmounts > 0) {
+		str(em, "mounts");
+		seq_begin(em, 0);
+		for (i = 0; i < h->nmounts; i++) {
+			map_begin(em, 1);
+			kv(em, "share", h->mounts[i].share);
+			kv(em, "path", h->mounts[i].path);
+			words(em, "options", &h->mounts[i].options);
+			map_end(em);
+		}
+		seq_end(em);
+	}
+}
+
+static void
 emit_host(struct em *em, const struct lab_host *h)
 {
 	char	size[32];
@@ -272,6 +351,8 @@ emit_host(struct em *em, const struct lab_host *h)
 		}
 		seq_end(em);
 	}
+	kv(em, "iscsi_initiator", h->initiator);
+	emit_shares(em, h);
 	map_end(em);
 }
 

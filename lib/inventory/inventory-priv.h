@@ -42,4 +42,11 @@ int	lab_known_issue_load_item(struct lab_known_issues *k,
 int	lab_known_issues_load_seq(struct lab_known_issues *k,
 	    const char *file, const struct ynode *seq, struct lab_err *);
 
+/* shares: and mounts: of a host (shares.c); then, once every file is
+   read, what they name of other hosts. */
+int	lab_load_shares(const char *file, struct lab_pool *,
+	    const struct ynode *map, struct lab_host *, struct lab_err *);
+int	lab_inventory_check_shares(const struct lab_inventory *,
+	    struct lab_err *);
+
 #endif

@@ -24,7 +24,8 @@
 static const char *const top_keys[] = { "hosts", "switches", "groups",
 	"known_issues", NULL };
 static const char *const host_keys[] = { "name", "model", "role", "groups",
-	"bmc", "ssh", "network", "nics", "disks", NULL };
+	"bmc", "ssh", "network", "nics", "disks", "shares", "mounts",
+	"iscsi_initiator", NULL };
 static const char *const bmc_keys[] = { "type", "address", "port",
 	"credential", "cipher_suite", "workarounds", "privilege", "timeout",
 	"retransmit", NULL };
@@ -719,7 +720,7 @@ load_host(struct ctx *c, const struct ynode *n)
 	if ((v = get(n, "disks")) != NULL && !lab_yaml_is_null(v) &&
 	    load_disks(c, v, h) == -1)
 		return -1;
-	return 0;
+	return lab_load_shares(c->file, c->pool, n, h, c->err);
 }
 
 static int
@@ -995,5 +996,7 @@ lab_inventory_load(struct lab_inventory *inv, char *const *paths,
 	free(t.buf);
 	if (rc == -1)
 		return -1;
-	return lab_inventory_check_unique(inv, err);
+	if (lab_inventory_check_unique(inv, err) == -1)
+		return -1;
+	return lab_inventory_check_shares(inv, err);
 }

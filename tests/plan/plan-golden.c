@@ -11,6 +11,7 @@
  *	    [--renderer R] [--seen NIC:SWITCH:PORT:LAG,...] [--rollback S]
  *	    [--vlan NIC=WISH]...
  *	plan-golden ... HOST --vlans-only [--renderer R] [--vlan NIC=WISH]...
+ *	plan-golden ... HOST --shares|--mounts [--state FILE] [--prune]
  *
  * --vlan fills a NIC's VLAN wish as the inventory would: WISH is V
  * (vlan: V), V+V+... (vlans: [V, ...]), either with /N (native: N), and
@@ -144,10 +145,17 @@ main(int argc, char **argv)
 		{ "rollback", required_argument, NULL, 'R' },
 		{ "vlan", required_argument, NULL, 'V' },
 		{ "vlans-only", no_argument, NULL, 'O' },
+		{ "shares", no_argument, NULL, 'S' },
+		{ "mounts", no_argument, NULL, 'M' },
+		{ "state", required_argument, NULL, 'T' },
+		{ "prune", no_argument, NULL, 'P' },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct lab_storage_req	 sreq = { 0 };
 	struct lab_bond_req	 breq = { 0 };
+	struct lab_shares_req	 shreq = { 0 };
+	char			*state = NULL;
+	int			 shares = 0, mounts = 0;
 	struct lab_bond_nic	 seen[16];
 	struct lab_inventory	*inv;
 	struct lab_host		*h;
@@ -202,6 +210,10 @@ main(int argc, char **argv)
 			break;
 		case 'R': breq.rollback_s = atoi(optarg); break;
 		case 'O': breq.vlans_only = 1; break;
+		case 'S': shares = 1; break;
+		case 'M': mounts = 1; break;
+		case 'T': state = optarg; break;
+		case 'P': shreq.prune = 1; break;
 		case 'V':
 			if (nvlans == LAB_ARRAY_SIZE(vlans))
 				return 64;
@@ -243,7 +255,16 @@ main(int argc, char **argv)
 		}
 		sreq.layout_name = file;
 	}
-	if (breq.mode != NULL || breq.vlans_only)
+	if (state != NULL && (shreq.state = slurp(state)) == NULL) {
+		fprintf(stderr, "cannot read %s\n", state);
+		return 70;
+	}
+	shreq.inv = inv;
+	if (shares)
+		rc = lab_plan_shares(h, &shreq, &plan, &err);
+	else if (mounts)
+		rc = lab_plan_mounts(h, &shreq, &plan, &err);
+	else if (breq.mode != NULL || breq.vlans_only)
 		rc = lab_plan_bond(h, &breq, &plan, &err);
 	else
 		rc = lab_plan_storage(h, &sreq, &plan, &err);
@@ -264,6 +285,7 @@ main(int argc, char **argv)
 		vo[i].nic->vlan = vo[i].saved;
 	}
 	free((char *)sreq.layout_text);
+	free((char *)shreq.state);
 	free(inv_path);
 	lab_inventory_free(inv);
 	return 0;

@@ -24,6 +24,10 @@ VM_HOST=${VM_HOST:-127.0.22.1}
 VM_SSH_PORT=${VM_SSH_PORT:-22022}
 VM_SOL_PORT=${VM_SOL_PORT:-22025}
 VM_CODEC_PORT=${VM_CODEC_PORT:-22026}
+# the guest's NFS (2049: NFSv4 needs no other port) and iSCSI (3260)
+# servers, forwarded from VM_HOST through eth0 (the shares case)
+VM_NFS_PORT=${VM_NFS_PORT:-22049}
+VM_ISCSI_PORT=${VM_ISCSI_PORT:-22060}
 # qemu's own OUI; the last octet is the NIC's number (eth0 = 01)
 VM_MAC=${VM_MAC:-52:54:00:22:00}
 VM_MEM=${VM_MEM:-1536}
@@ -130,6 +134,8 @@ _vm_write_start()
 	_vnet=
 	for _vi in 0 1 2; do
 		_vnet="$_vnet -netdev user,id=n$_vi,restrict=on,hostfwd=tcp:$VM_HOST:$((VM_SSH_PORT + _vi))-:22"
+		[ "$_vi" != 0 ] ||
+		    _vnet="$_vnet,hostfwd=tcp:$VM_HOST:$VM_NFS_PORT-:2049,hostfwd=tcp:$VM_HOST:$VM_ISCSI_PORT-:3260"
 		_vnet="$_vnet -device virtio-net-pci,netdev=n$_vi,mac=$VM_MAC:0$((_vi + 1)),addr=0x$((_vi + 3)),romfile="
 	done
 	_vdisk=
@@ -158,7 +164,8 @@ _vm_write_start()
 # vdf..vdh, by-id virtio-lab-d5..7; d5 writes at $VM_THROTTLE_BPS B/s) and an
 # ATA disk on the ICH9 AHCI (by-id ata-QEMU_HARDDISK_$VM_IDE_SERIAL),
 # eth0..eth2 on isolated user networks with sshd forwarded from
-# $VM_HOST:$VM_SSH_PORT..$((VM_SSH_PORT + 2)), ttyS0 on tcp $VM_HOST:$VM_SOL_PORT
+# $VM_HOST:$VM_SSH_PORT..$((VM_SSH_PORT + 2)) (eth0 also NFS from
+# $VM_HOST:$VM_NFS_PORT and iSCSI from $VM_HOST:$VM_ISCSI_PORT), ttyS0 on tcp $VM_HOST:$VM_SOL_PORT
 # (and logged to console.log), the monitor on mon.sock.
 # Extra arguments are added (-daemonize, -loadvm booted).
 exec $VM_QEMU -name box -nodefaults -machine q35 \\
