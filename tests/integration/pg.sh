@@ -6,7 +6,8 @@
 # show and report --format json equal to the same run on SQLite; the
 # password through PGPASSFILE only (a URI with one refused); lab config;
 # a wrong password, a server down, a missing database and a schema newer
-# than this lab (exit 3, one line naming the server); two imports at once.
+# than this lab (exit 3, one line naming the server); two imports at once;
+# an inventory with shares and mounts (its export, show and plan).
 # sh pg.sh LAB SRCDIR
 set -eu
 LAB=$1
@@ -124,6 +125,31 @@ has report-pg.out '"hosts": 6'
 # a second import changes nothing
 run reimport --db "$URI" import "$SRC/inventory"
 has reimport.out "0 added, 0 changed, 0 removed"
+ok
+
+# --- shares and mounts (schema 018, issue 21) equal too ---------------
+U3=postgresql://lab@127.0.0.1:$PORT/lab3
+"$PGBIN/../bin/psql" -q -h 127.0.0.1 -p $PORT -U lab -d postgres \
+    -c 'CREATE DATABASE lab3' >/dev/null || fail "create database lab3"
+for db in "$U3" "$T/shares.db"; do
+	k=pg
+	[ "$db" = "$U3" ] || k=sq
+	run "sh-init-$k" --db "$db" init
+	run "sh-import-$k" --db "$db" import "$SRC/tests/plan/shares.yaml"
+	[ "$(rc "sh-import-$k")" = 0 ] ||
+		fail "shares import on $k: $(cat "$T/sh-import-$k.err")"
+	run "sh-export-$k" --db "$db" export
+	run "sh-show-$k" --db "$db" show nas --json
+	run "sh-plan-$k" --db "$db" provision nas --shares
+done
+for c in sh-export sh-show sh-plan; do
+	cmp -s "$T/$c-sq.out" "$T/$c-pg.out" || {
+		diff "$T/$c-sq.out" "$T/$c-pg.out" >&2 || :
+		fail "$c differs between SQLite and PostgreSQL"
+	}
+done
+has sh-export-pg.out "vmstore"
+has sh-plan-pg.out "exportfs"
 ok
 
 # --- lab config: the backend and where, never a password --------------
