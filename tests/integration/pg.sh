@@ -7,7 +7,7 @@
 # password through PGPASSFILE only (a URI with one refused); lab config;
 # a wrong password, a server down, a missing database and a schema newer
 # than this lab (exit 3, one line naming the server); two imports at once;
-# an inventory with shares and mounts (its export, show and plan).
+# an inventory with shares and mounts (its export, show and report).
 # sh pg.sh LAB SRCDIR
 set -eu
 LAB=$1
@@ -140,16 +140,23 @@ for db in "$U3" "$T/shares.db"; do
 		fail "shares import on $k: $(cat "$T/sh-import-$k.err")"
 	run "sh-export-$k" --db "$db" export
 	run "sh-show-$k" --db "$db" show nas --json
-	run "sh-plan-$k" --db "$db" provision nas --shares
+	run "sh-report-$k" --db "$db" report --format json
 done
-for c in sh-export sh-show sh-plan; do
+for c in sh-export sh-show; do
 	cmp -s "$T/$c-sq.out" "$T/$c-pg.out" || {
 		diff "$T/$c-sq.out" "$T/$c-pg.out" >&2 || :
 		fail "$c differs between SQLite and PostgreSQL"
 	}
 done
 has sh-export-pg.out "vmstore"
-has sh-plan-pg.out "exportfs"
+for k in sq pg; do
+	strip "sh-report-$k.out" | sed "s#DB3#DB#g; s#$T/shares.db#DB#g" \
+	    >"$T/sh-report-$k.cmp"
+done
+cmp -s "$T/sh-report-sq.cmp" "$T/sh-report-pg.cmp" || {
+	diff "$T/sh-report-sq.cmp" "$T/sh-report-pg.cmp" >&2 || :
+	fail "sh-report differs between SQLite and PostgreSQL"
+}
 ok
 
 # --- lab config: the backend and where, never a password --------------
