@@ -160,10 +160,17 @@ out:
 	return rc;
 }
 
-static char *
-col_text(struct lab_inventory *inv, struct db_stmt *st, int col)
+/* Column n's text, owned by the statement until the next step. */
+static const char *
+col(struct db_stmt *st, int n)
 {
-	const char	*s = lab_db_text(st, col);
+	return (const char *)lab_db_column_text(st, n);
+}
+
+static char *
+col_text(struct lab_inventory *inv, struct db_stmt *st, int n)
+{
+	const char	*s = col(st, n);
 
 	return s != NULL ? lab_pool_strdup(&inv->pool, s) : NULL;
 }
@@ -220,7 +227,7 @@ read_share(struct lab_inventory *inv, struct db_stmt *st)
 	struct lab_host		*h;
 	struct lab_share	*v, *s;
 
-	if ((h = lab_inventory_host(inv, lab_db_text(st, 0))) == NULL)
+	if ((h = lab_inventory_host(inv, col(st, 0))) == NULL)
 		return 0;
 	if ((v = grow(inv, h->shares, h->nshares, sizeof(*v))) == NULL)
 		return -1;
@@ -241,10 +248,10 @@ read_share(struct lab_inventory *inv, struct db_stmt *st)
 	s->size_loc.line = lab_db_column_int(st, 16);
 	s->size_loc.col = lab_db_column_int(st, 17);
 	if (s->name == NULL || s->protocol == NULL ||
-	    words(inv, &s->clients, lab_db_text(st, 9)) == -1 ||
-	    words(inv, &s->options, lab_db_text(st, 10)) == -1 ||
-	    words(inv, &s->properties, lab_db_text(st, 11)) == -1 ||
-	    words(inv, &s->initiators, lab_db_text(st, 12)) == -1)
+	    words(inv, &s->clients, col(st, 9)) == -1 ||
+	    words(inv, &s->options, col(st, 10)) == -1 ||
+	    words(inv, &s->properties, col(st, 11)) == -1 ||
+	    words(inv, &s->initiators, col(st, 12)) == -1)
 		return -1;
 	return 0;
 }
@@ -255,7 +262,7 @@ read_mount(struct lab_inventory *inv, struct db_stmt *st)
 	struct lab_host		*h;
 	struct lab_mount	*v, *m;
 
-	if ((h = lab_inventory_host(inv, lab_db_text(st, 0))) == NULL)
+	if ((h = lab_inventory_host(inv, col(st, 0))) == NULL)
 		return 0;
 	if ((v = grow(inv, h->mounts, h->nmounts, sizeof(*v))) == NULL)
 		return -1;
@@ -267,7 +274,7 @@ read_mount(struct lab_inventory *inv, struct db_stmt *st)
 	m->loc.line = lab_db_column_int(st, 5);
 	m->loc.col = lab_db_column_int(st, 6);
 	if (m->share == NULL || words(inv, &m->options,
-	    lab_db_text(st, 3)) == -1)
+	    col(st, 3)) == -1)
 		return -1;
 	return 0;
 }
@@ -301,8 +308,8 @@ lab_db_shares_read(struct lab_db *db, struct lab_inventory *inv,
 				bad = read_share(inv, st) == -1;
 			else if (i == 1)
 				bad = read_mount(inv, st) == -1;
-			else if ((h = lab_inventory_host(inv,
-			    lab_db_text(st, 0))) != NULL &&
+			else if ((h = lab_inventory_host(inv, 
+			    col(st, 0))) != NULL &&
 			    (h->initiator = col_text(inv, st, 1)) == NULL)
 				bad = 1;
 		}

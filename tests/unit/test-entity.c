@@ -25,7 +25,7 @@ static char	fixtures[4096];
 
 struct vblist {
 	struct lab_varbind	*v;
-	size_t			 n;
+	size_t			 n, cap;
 };
 
 static int
@@ -109,9 +109,14 @@ load(const char *name, struct vblist *l)
 			free(vb.str);
 			continue;
 		}
-		if ((p = realloc(l->v, (l->n + 1) * sizeof(*p))) == NULL)
-			abort();
-		l->v = p;
+		/* doubling: one realloc a row is quadratic (minutes
+		   under AddressSanitizer, which moves every block) */
+		if (l->n == l->cap) {
+			l->cap = l->cap ? 2 * l->cap : 1024;
+			if ((p = realloc(l->v, l->cap * sizeof(*p))) == NULL)
+				abort();
+			l->v = p;
+		}
 		l->v[l->n++] = vb;
 	}
 	free(line);
