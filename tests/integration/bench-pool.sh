@@ -224,10 +224,11 @@ drop() {	# NAME KILL: kill the sessions (or the sshd) once fio runs
 	    >"$T/$1.out" 2>"$T/$1.err" </dev/null &
 	BG=$!
 	harness_track lab "$BG"
-	i=0
+	# no fixed wait (a loaded machine takes its time): until fio runs,
+	# or lab ends without it (fio runs 20 s, far longer than a poll)
 	until pgrep -f "$T/mnt/$POOL/lab-bench-" >/dev/null; do
-		[ $i -lt 400 ] || fail "$1: fio never started"
-		i=$((i + 1))
+		kill -0 "$BG" 2>/dev/null ||
+			fail "$1: lab ended before fio started: $(cat "$T/$1.err")"
 		sleep 0.05
 	done
 	sleep 1
