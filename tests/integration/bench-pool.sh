@@ -227,7 +227,10 @@ drop() {	# NAME KILL: kill the sessions (or the sshd) once fio runs
 	# no fixed wait (a loaded machine takes its time): until fio runs,
 	# or lab ends without it (fio runs 20 s, far longer than a poll)
 	until pgrep -f "$T/mnt/$POOL/lab-bench-" >/dev/null; do
-		kill -0 "$BG" 2>/dev/null ||
+		# (an exited child stays a zombie, which kill -0 finds)
+		case $(ps -o stat= -p "$BG" 2>/dev/null) in
+		'' | Z*) false ;;
+		esac ||
 			fail "$1: lab ended before fio started: $(cat "$T/$1.err")"
 		sleep 0.05
 	done
