@@ -38,6 +38,7 @@ const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_completion,
 	&lab_cmd_config,
 	&lab_cmd_console,
+	&lab_cmd_db,
 	&lab_cmd_export,
 	&lab_cmd_facts,
 	&lab_cmd_help,
