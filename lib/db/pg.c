@@ -71,6 +71,11 @@ keep_error(struct lab_db *db, const PGresult *r)
 	}
 	if (m == NULL)
 		m = PQerrorMessage(c->c);
+	/* a statement after a failed one in the transaction: the first
+	   failure is the one to tell */
+	if (s != NULL && strcmp(s, "25P02") == 0 && c->msg != NULL &&
+	    c->state[0] != '\0')
+		return;
 	free(c->msg);
 	c->msg = strndup(m, strcspn(m, "\n"));
 	snprintf(c->state, sizeof(c->state), "%s", s != NULL ? s : "");
@@ -333,6 +338,9 @@ pg_exec(struct lab_db *db, const char *sql)
 		if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
 			c->changes = strtoll(PQcmdTuples(r), NULL, 10);
 			rc = DB_OK;
+			/* a new transaction: no failure of its own yet */
+			if (strncmp(text, "BEGIN", 5) == 0)
+				c->state[0] = '\0';
 		} else
 			keep_error(db, r);
 		PQclear(r);
