@@ -248,8 +248,8 @@ copy_all(struct lab_db *from, struct lab_db *to, struct copy_table *src,
 }
 
 /* Copies every table of from to to, in one transaction on to. */
-int
-lab_db_copy(struct lab_db *from, struct lab_db *to, int replace,
+static int
+copy_once(struct lab_db *from, struct lab_db *to, int replace,
     struct lab_db_copied **ret, size_t *n, struct lab_err *err)
 {
 	struct copy_table	*src = NULL, *dst = NULL;
@@ -284,6 +284,21 @@ done:
 	lab_db_copy_tables_free(src, nsrc);
 	lab_db_copy_tables_free(dst, ndst);
 	return rc;
+}
+
+/* copy_once(), run again when the target ended it for a conflict. */
+int
+lab_db_copy(struct lab_db *from, struct lab_db *to, int replace,
+    struct lab_db_copied **ret, size_t *n, struct lab_err *err)
+{
+	int	i, rc;
+
+	for (i = 1;; i++) {
+		rc = copy_once(from, to, replace, ret, n, err);
+		if (rc == 0 || i >= LAB_DB_TRIES || !lab_db_conflict(to))
+			return rc;
+		lab_err_init(err);
+	}
 }
 
 void

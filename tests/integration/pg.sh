@@ -411,4 +411,35 @@ cmp -s "$T/both.out" "$T/term-export.out" ||
 	fail "an import whose session ended left a change"
 ok
 
+# --- a deadlock: the server ends lab's import, which runs it again -----
+# a session takes known_issues against writes, waits until lab's import
+# waits for it, then asks for lab's write lock: a deadlock the server
+# finds in lab's session (the other's deadlock_timeout is longer); the
+# import runs again once the session is done, and the lab is the new one
+psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
+    -c "SET LOCAL deadlock_timeout = '20s'" \
+    -c "DO \$\$ BEGIN WHILE NOT EXISTS (SELECT 1 FROM pg_locks AS l JOIN
+        pg_class AS c ON c.oid = l.relation WHERE c.relname =
+        'known_issues' AND NOT l.granted) LOOP PERFORM pg_sleep(0.05);
+        END LOOP; END \$\$" \
+    -c 'SELECT pg_advisory_xact_lock(7243011)' -c 'COMMIT' \
+    >"$T/locker.out" 2>&1 & locker=$!
+i=0
+until [ "$(psql2 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
+    ON c.oid = l.relation WHERE c.relname = 'known_issues' AND
+    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the lock on known_issues was not taken"
+	sleep 0.1
+done
+run deadlock --db "$U2" import --prune --yes "$SRC/inventory"
+wait "$locker" || fail "the other session: $(cat "$T/locker.out")"
+[ "$(rc deadlock)" = 0 ] || fail "a deadlock: exit $(rc deadlock): $(cat "$T/deadlock.err")"
+run deadlock-export --db "$U2" export
+cmp -s "$T/export-sq.out" "$T/deadlock-export.out" ||
+	fail "an import run again after a deadlock: not the inventory"
+grep -q "deadlock detected" "$T/sock/pg.log" ||
+	fail "no deadlock happened (the server's log does not say one)"
+ok
+
 echo "pg.sh: $n groups of checks passed"
