@@ -442,4 +442,61 @@ grep -q "deadlock detected" "$T/sock/pg.log" ||
 	fail "no deadlock happened (the server's log does not say one)"
 ok
 
+# --- the server killed mid-import, and started again: the old lab whole -
+run kill-before --db "$U2" export
+psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
+    -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
+i=0
+until [ "$(psql2 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
+    ON c.oid = l.relation WHERE c.relname = 'known_issues' AND
+    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the lock on known_issues was not taken"
+	sleep 0.1
+done
+"$LAB" --db "$U2" import --prune --yes "$T/a" >"$T/kill.out" \
+    2>"$T/kill.err" & pl=$!
+i=0
+until [ "$(psql2 -tAc "SELECT count(*) FROM pg_stat_activity WHERE
+    application_name = 'lab' AND wait_event_type = 'Lock'")" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 40 ] || fail "lab's import never waited for known_issues"
+	sleep 0.1
+done
+as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop >/dev/null 2>&1 ||
+	fail "pg_ctl stop"
+rc=0
+wait "$pl" || rc=$?
+wait "$locker" || :
+[ "$rc" = 3 ] || fail "an import whose server died: exit $rc, want 3"
+as_pg "$PGBIN/pg_ctl" -D "$T/pg" -l "$T/sock/pg.log" -w -o "-p $PORT -k $T/sock \
+-c listen_addresses=127.0.0.1" start >/dev/null 2>&1 || fail "pg_ctl restart"
+run kill-after --db "$U2" export
+cmp -s "$T/kill-before.out" "$T/kill-after.out" ||
+	fail "an import whose server died left a change"
+ok
+
+# --- 8 lab processes at once: imports, ls, report; one lab whole after -
+pids=
+for k in a b a ls ls report report ls; do
+	case $k in
+	a|b) set -- import --prune --yes "$T/$k" ;;
+	ls) set -- ls hosts --json ;;
+	report) set -- report --format json ;;
+	esac
+	"$LAB" --db "$U2" "$@" >"$T/p8-$k-$$-${#pids}.out" 2>&1 &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p" || fail "8 at once: a process failed: $(cat "$T"/p8-*.out | grep 'lab:' | head -3)"
+done
+run p8-export --db "$U2" export
+cmp -s "$T/p8-export.out" "$T/ex-a.out" || cmp -s "$T/p8-export.out" "$T/ex-b.out" ||
+	fail "8 at once left neither inventory whole"
+# each report saw one lab whole: the one before (6 hosts), 60 or 90
+for f in "$T"/p8-report-*.out; do
+	grep -Eq '"hosts": (6|60|90),' "$f" || fail "a report saw half a lab: $f"
+done
+ok
+
 echo "pg.sh: $n groups of checks passed"
