@@ -106,7 +106,8 @@ deps(struct lab_db *db, struct copy_table *v, size_t n, struct lab_err *err)
 
 /* Whether no table v[i]'s foreign keys name is left to take. */
 static int
-ready(const struct copy_table *v, size_t n, const char *taken, size_t i)
+ready(const struct copy_table *v, size_t n, const unsigned char *taken,
+    size_t i)
 {
 	size_t	k, j;
 
@@ -128,7 +129,7 @@ lab_db_copy_tables(struct lab_db *db, struct copy_table **ret, size_t *n,
 {
 	struct lab_strv		 names;
 	struct copy_table	*v = NULL, *o = NULL, *t;
-	char			*taken = NULL;
+	unsigned char		*taken = NULL;
 	size_t			 i, done = 0, cnt = 0;
 	int			 pg = lab_db_is_pg(db), moved;
 
@@ -156,13 +157,15 @@ lab_db_copy_tables(struct lab_db *db, struct copy_table **ret, size_t *n,
 		for (i = 0; i < cnt; i++)
 			if (!taken[i] && ready(v, cnt, taken, i)) {
 				o[done++] = v[i];
-				taken[i] = moved = 1;
+				taken[i] = 1;
+				moved = 1;
 			}
 		/* a cycle: the first table left goes anyway */
 		for (i = 0; !moved && i < cnt; i++)
 			if (!taken[i]) {
 				o[done++] = v[i];
-				taken[i] = moved = 1;
+				taken[i] = 1;
+				moved = 1;
 			}
 	}
 	free(taken);

@@ -195,7 +195,7 @@ empty_target(struct lab_db *to, struct copy_table *v, size_t n, int replace,
     struct lab_err *err)
 {
 	char	sql[160];
-	int64_t	rows;
+	int64_t	rows = 0;
 	size_t	i;
 
 	for (i = 0; i < n && !replace; i++) {
