@@ -38,6 +38,7 @@ const struct lab_cmd *const lab_commands[] = {
 	&lab_cmd_completion,
 	&lab_cmd_config,
 	&lab_cmd_console,
+	&lab_cmd_db,
 	&lab_cmd_export,
 	&lab_cmd_facts,
 	&lab_cmd_help,
@@ -723,7 +724,11 @@ audit(struct lab_call *call, int argc, char **argv, int rc,
 	    call->audit_msg[0] != '\0' ? call->audit_msg : NULL);
 	a.message = msg;
 	lab_err_init(&e);
-	if (lab_db_audit_add(call->db, &a, &e) == -1)
+	/* not a second line when the command failed on this database too
+	   (read-only, the server gone): its error says it */
+	if (lab_db_audit_add(call->db, &a, &e) == -1 &&
+	    (rc != LAB_EXIT_ENV || strstr(err->msg,
+	    lab_db_path(call->db)) == NULL))
 		fprintf(stderr, "lab: %s: %s\n", call->label, e.msg);
 	free(msg);
 	free(line);

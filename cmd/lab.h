@@ -93,6 +93,7 @@ extern const struct lab_cmd lab_cmd_burnin;
 extern const struct lab_cmd lab_cmd_completion;
 extern const struct lab_cmd lab_cmd_config;
 extern const struct lab_cmd lab_cmd_console;
+extern const struct lab_cmd lab_cmd_db;
 extern const struct lab_cmd lab_cmd_export;
 extern const struct lab_cmd lab_cmd_facts;
 extern const struct lab_cmd lab_cmd_help;

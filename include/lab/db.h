@@ -166,4 +166,23 @@ int	lab_db_inventory_apply(struct lab_db *, const struct lab_inventory *inv,
 /* Frees the changes. */
 void	lab_changes_release(struct lab_changes *);
 
+/* One table lab_db_copy() moved, counted on both sides. */
+struct lab_db_copied {
+	char	*table;
+	int64_t	 from;		/* rows in the source */
+	int64_t	 to;		/* rows in the target after the copy */
+};
+
+/*
+ * Copies every table of from (its whole history, ids kept) to to, in one
+ * transaction on to, reading one snapshot of from; refuses (exit 2) when
+ * to holds any row, unless replace, which deletes them first. The rows
+ * are counted on both sides; a difference fails and nothing is written.
+ * *ret (one entry a table, in copy order) is caller-owned
+ * (lab_db_copied_free).
+ */
+int	lab_db_copy(struct lab_db *from, struct lab_db *to, int replace,
+	    struct lab_db_copied **ret, size_t *n, struct lab_err *err);
+void	lab_db_copied_free(struct lab_db_copied *, size_t n);
+
 #endif

@@ -1060,8 +1060,8 @@ next_host_id(struct apply *a)
 }
 
 /* Makes the database hold inv, in one transaction. */
-int
-lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
+static int
+apply_once(struct lab_db *db, const struct lab_inventory *inv,
     int flags, int64_t now, struct lab_changes *ret, struct lab_err *err)
 {
 	struct apply		 a;
@@ -1166,4 +1166,23 @@ out:
 	free(hv);
 	free(sv);
 	return rc;
+}
+
+/*
+ * Makes the database hold inv, in one transaction, run again from the
+ * start when the server ended it for a conflict (a deadlock, a
+ * serialization failure): LAB_DB_TRIES runs at most.
+ */
+int
+lab_db_inventory_apply(struct lab_db *db, const struct lab_inventory *inv,
+    int flags, int64_t now, struct lab_changes *ret, struct lab_err *err)
+{
+	int	i, rc;
+
+	for (i = 1;; i++) {
+		rc = apply_once(db, inv, flags, now, ret, err);
+		if (rc == 0 || i >= LAB_DB_TRIES || !lab_db_conflict(db))
+			return rc;
+		lab_err_init(err);
+	}
 }

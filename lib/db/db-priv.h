@@ -41,6 +41,20 @@ lab_db_last_id(struct lab_db *db)
 	return db->drv->last_id(db);
 }
 
+/*
+ * Runs of a write transaction the server ended for a conflict (a
+ * deadlock, a serialization failure) before its error is the answer.
+ */
+#define LAB_DB_TRIES	3
+
+/* Whether the last failure was such a conflict: the whole transaction,
+   rolled back, may run again. */
+static inline int
+lab_db_conflict(struct lab_db *db)
+{
+	return db->drv->conflict != NULL && db->drv->conflict(db);
+}
+
 /* Whether a transaction is open on the connection. */
 static inline int
 lab_db_in_tx(struct lab_db *db)

@@ -24,7 +24,8 @@
  */
 
 #define LAB_PG_LOCK	7243011	/* pg_advisory_xact_lock key of lab */
-#define LAB_PG_TRIES	3	/* runs of a statement a conflict ended */
+#define LAB_PG_TRIES	LAB_DB_TRIES	/* runs of a statement or transaction a
+					   conflict ended */
 
 #define INT8OID		20
 #define INT2OID		21
@@ -71,6 +72,11 @@ keep_error(struct lab_db *db, const PGresult *r)
 	}
 	if (m == NULL)
 		m = PQerrorMessage(c->c);
+	/* a statement after a failed one in the transaction: the first
+	   failure is the one to tell */
+	if (s != NULL && strcmp(s, "25P02") == 0 && c->msg != NULL &&
+	    c->state[0] != '\0')
+		return;
 	free(c->msg);
 	c->msg = strndup(m, strcspn(m, "\n"));
 	snprintf(c->state, sizeof(c->state), "%s", s != NULL ? s : "");
@@ -82,6 +88,12 @@ conflict(const struct pgc *c)
 {
 	return strcmp(c->state, "40001") == 0 ||
 	    strcmp(c->state, "40P01") == 0;
+}
+
+static int
+pg_conflict(struct lab_db *db)
+{
+	return conflict(C(db));
 }
 
 static int
@@ -333,6 +345,9 @@ pg_exec(struct lab_db *db, const char *sql)
 		if (rs == PGRES_COMMAND_OK || rs == PGRES_TUPLES_OK) {
 			c->changes = strtoll(PQcmdTuples(r), NULL, 10);
 			rc = DB_OK;
+			/* a new transaction: no failure of its own yet */
+			if (strncmp(text, "BEGIN", 5) == 0)
+				c->state[0] = '\0';
 		} else
 			keep_error(db, r);
 		PQclear(r);
@@ -380,8 +395,8 @@ pg_fail(struct lab_db *db, struct lab_err *err, const char *what)
 		    LAB_DB_BUSY_MS / 1000);
 	if (conflict(c))
 		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
-		    "%s, %d times: try again", db->path, what, m,
-		    LAB_PG_TRIES);
+		    "%s (the transaction run %d times): try again", db->path,
+		    what, m, LAB_PG_TRIES);
 	if (strcmp(c->state, "42501") == 0)
 		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: %s: "
 		    "grant lab's user the privileges it needs", db->path, what,
@@ -472,6 +487,7 @@ static const struct db_driver pg_driver = {
 	.fail = pg_fail,
 	.version_get = pg_version_get,
 	.version_set = pg_version_set,
+	.conflict = pg_conflict,
 	.begin_sql = "BEGIN; SELECT pg_advisory_xact_lock(" XSTR(LAB_PG_LOCK)
 	    ")",
 	.read_sql = "BEGIN ISOLATION LEVEL REPEATABLE READ",

@@ -132,8 +132,9 @@ store_members(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
 
 	if (p->nmembers == 0)
 		return 0;
-	if (lab_db_prepare(db, "INSERT OR REPLACE INTO disk_members (host, slot, "
-	    "member_of, run_id) VALUES (?1, ?2, ?3, ?4)", &st, err) == -1)
+	if (lab_db_prepare(db, "INSERT INTO disk_members (host, slot, member_of, "
+	    "run_id) VALUES (?1, ?2, ?3, ?4) ON CONFLICT (host, slot) DO UPDATE "
+	    "SET member_of = excluded.member_of, run_id = excluded.run_id", &st, err) == -1)
 		return -1;
 	for (i = 0; i < p->nmembers; i++) {
 		lab_db_bind_text(st, 1, p->host);

@@ -60,6 +60,9 @@ struct db_driver {
 	/* The schema version kept in the database. */
 	int	(*version_get)(struct lab_db *, int *ret);
 	int	(*version_set)(struct lab_db *, int v);
+	/* Whether the last failure was a conflict the server ended the
+	   transaction for (NULL: never) */
+	int	(*conflict)(struct lab_db *);
 	const char	*begin_sql;	/* a write transaction */
 	const char	*read_sql;	/* a read one: one snapshot throughout */
 	void	(*close)(struct lab_db *);

@@ -120,11 +120,15 @@ static const char *const store_sql[S_N] = {
 	    "?7, ?8, ?9, ?10, ?11, ?12, ?13 FROM switches WHERE name = ?1",
 	"INSERT INTO switch_fdb (switch_id, mac, vlan, ifindex, seen_at) "
 	    "SELECT id, ?2, ?3, ?4, ?5 FROM switches WHERE name = ?1",
-	"INSERT OR REPLACE INTO switch_vlans (switch_id, vlan_id, name, egress, "
-	    "untagged, lists_mangled) SELECT id, ?2, ?3, ?4, ?5, ?6 "
-	    "FROM switches WHERE name = ?1",
-	"INSERT OR REPLACE INTO switch_lags (switch_id, ifindex, members) "
-	    "SELECT id, ?2, ?3 FROM switches WHERE name = ?1",
+	"INSERT INTO switch_vlans (switch_id, vlan_id, name, egress, untagged, "
+	    "lists_mangled) SELECT id, ?2, ?3, ?4, ?5, ?6 FROM switches "
+	    "WHERE name = ?1 ON CONFLICT (switch_id, vlan_id) DO UPDATE SET "
+	    "name = excluded.name, egress = excluded.egress, "
+	    "untagged = excluded.untagged, lists_mangled = excluded.lists_mangled",
+	"INSERT INTO switch_lags (switch_id, ifindex, members) "
+	    "SELECT id, ?2, ?3 FROM switches WHERE name = ?1 "
+	    "ON CONFLICT (switch_id, ifindex) DO UPDATE SET "
+	    "members = excluded.members",
 	"INSERT INTO switch_neighbors (switch_id, ifindex, protocol, "
 	    "remote_device, remote_port, platform, address, seen_at) "
 	    "SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, ?8 FROM switches WHERE name = ?1",

@@ -13,9 +13,11 @@ lab_db_vlan_probe_store(struct lab_db *db, const char *sw,
 	struct db_stmt	*st;
 	int		 rc;
 
-	if (lab_db_prepare(db, "INSERT OR REPLACE INTO switch_probes (switch, "
-	    "qbridge, ciscosb, copy, writable, why, at) VALUES (?1, ?2, ?3, "
-	    "?4, ?5, ?6, ?7)", &st, err) == -1)
+	if (lab_db_prepare(db, "INSERT INTO switch_probes (switch, qbridge, "
+	    "ciscosb, copy, writable, why, at) VALUES (?1, ?2, ?3, ?4, ?5, ?6, "
+	    "?7) ON CONFLICT (switch) DO UPDATE SET qbridge = excluded.qbridge, "
+	    "ciscosb = excluded.ciscosb, copy = excluded.copy, "
+	    "writable = excluded.writable, why = excluded.why, at = excluded.at", &st, err) == -1)
 		return -1;
 	lab_db_bind_text(st, 1, sw);
 	lab_db_bind_int(st, 2, p->qbridge != 0);

@@ -7,7 +7,7 @@
 # password through PGPASSFILE only (a URI with one refused); lab config;
 # a wrong password, a server down, a missing database and a schema newer
 # than this lab (exit 3, one line naming the server); two imports at once;
-# an inventory with shares and mounts (its export, show and report).
+# an inventory with shares and mounts (its export, show, report and plan).
 # sh pg.sh LAB SRCDIR
 set -eu
 LAB=$1
@@ -141,14 +141,16 @@ for db in "$U3" "$T/shares.db"; do
 	run "sh-export-$k" --db "$db" export
 	run "sh-show-$k" --db "$db" show nas --json
 	run "sh-report-$k" --db "$db" report --format json
+	run "sh-plan-$k" --db "$db" provision nas --shares --dry-run
 done
-for c in sh-export sh-show; do
+for c in sh-export sh-show sh-plan; do
 	cmp -s "$T/$c-sq.out" "$T/$c-pg.out" || {
 		diff "$T/$c-sq.out" "$T/$c-pg.out" >&2 || :
 		fail "$c differs between SQLite and PostgreSQL"
 	}
 done
 has sh-export-pg.out "vmstore"
+has sh-plan-pg.out "exportfs"
 for k in sq pg; do
 	strip "sh-report-$k.out" | sed "s#DB3#DB#g; s#$T/shares.db#DB#g" \
 	    >"$T/sh-report-$k.cmp"
@@ -256,6 +258,254 @@ wait "$pb" || fail "import b: $(cat "$T/ib.out")"
 run both --db "$U2" export
 cmp -s "$T/both.out" "$T/ex-a.out" || cmp -s "$T/both.out" "$T/ex-b.out" ||
 	fail "two imports at once left neither inventory whole"
+ok
+
+# --- lab db copy: SQLite -> PostgreSQL -> SQLite, history and all ----
+# history on the SQLite lab: a re-import, a report run, power events and
+# state, a provisioning run (id 7) with its steps, switch ports, links
+# and findings (read in insertion order), then the audit log of it all
+run cp-reimport --db "$SQ" import "$SRC/tests/plan/shares.yaml"
+run cp-record --db "$SQ" report --record
+[ "$(rc cp-record)" = 0 ] || fail "report --record: $(cat "$T/cp-record.err")"
+python3 - "$SQ" <<'PY' || fail "seed the history"
+import sqlite3, sys
+db = sqlite3.connect(sys.argv[1])
+h = db.execute("SELECT id FROM hosts ORDER BY name LIMIT 1").fetchone()[0]
+s = db.execute("SELECT id FROM switches LIMIT 1").fetchone()
+db.executescript("PRAGMA foreign_keys = ON")
+for i, (a, st) in enumerate([("status", "off"), ("on", "on"), ("status", "on")]):
+    db.execute("INSERT INTO power_events (host_id, time, action, ok, state, "
+               "detail) VALUES (?, ?, ?, 1, ?, 'ipmi')",
+               (h, 1764460800 + i * 60, a, st))
+db.execute("INSERT INTO power_state (host_id, state, seen_at, checked_at, "
+           "bmc_reachable, error) VALUES (?, 'on', 1764460920, 1764460920, "
+           "1, NULL)", (h,))
+db.execute("INSERT INTO provision_runs (id, host, kind, layout, plan, "
+           "started_at, finished_at, status, failed_step, message) VALUES "
+           "(7, 'nas', 'storage', 'raidz1', 'zpool create tank', 1764460800,"
+           " 1764460860, 'failed', 2, 'exit 1: it''s \"quoted\"\n2nd line')")
+for pos, (k, t, rc) in enumerate([("check", "test -b /dev/sdb", 0),
+                                   ("run", "zpool create tank raidz1", 1)]):
+    db.execute("INSERT INTO provision_steps VALUES (7, ?, ?, ?, 1764460800, "
+               "1764460830, ?, ?)", (pos + 1, k, t, rc, "out\t%d" % pos))
+if s is not None:
+    for i, w in enumerate(["zeta", "alpha", "mid"]):
+        db.execute("INSERT INTO switch_findings VALUES (?, 'warning', 'k', "
+                   "?, 'message ' || ?, 1764460800)", (s[0], w, w))
+db.commit()
+PY
+U4=postgresql://lab@127.0.0.1:$PORT/lab4
+"$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d postgres \
+    -c 'CREATE DATABASE lab4' >/dev/null || fail "create database lab4"
+run cp-to --db "$SQ" db copy --to "$U4" --json
+[ "$(rc cp-to)" = 0 ] || fail "db copy --to: $(cat "$T/cp-to.err")"
+run cp-back --db "$T/back.db" db copy --from "$U4"
+[ "$(rc cp-back)" = 0 ] || fail "db copy --from: $(cat "$T/cp-back.err")"
+has cp-back.out "^provision_steps  *2  *2"
+has cp-back.out "^copied [0-9]* rows in [0-9]* tables from $U4 to $T/back.db"
+python3 - "$T/cp-to.out" <<'PY' || fail "db copy --json"
+import json, sys
+j = json.load(open(sys.argv[1]))
+t = {r["table"]: r for r in j["tables"]}
+assert all(r["from"] == r["to"] for r in j["tables"]), j
+assert sum(r["to"] for r in j["tables"]) == j["rows"], j
+for k, n in [("power_events", 3), ("provision_runs", 1),
+             ("provision_steps", 2), ("switch_findings", 3),
+             ("report_runs", 1)]:
+    assert t[k]["to"] == n, (k, t[k])
+assert t["audit_log"]["to"] >= 3 and t["hosts"]["to"] == 10, j
+assert j["replaced"] is False, j
+names = [r["table"] for r in j["tables"]]
+assert names.index("hosts") < names.index("power_events"), names
+assert names.index("provision_runs") < names.index("provision_steps"), names
+PY
+h=$(python3 -c 'import sqlite3, sys; print(sqlite3.connect(sys.argv[1]).execute(
+    "SELECT name FROM hosts ORDER BY name LIMIT 1").fetchone()[0])' "$SQ")
+for db in "$SQ" "$U4" "$T/back.db"; do
+	k=sq
+	[ "$db" = "$U4" ] && k=pg
+	[ "$db" = "$T/back.db" ] && k=back
+	for c in "export" "history --json" "history --run 7 --json" \
+	    "history $h --power --json" "show sg200 --json" "log --limit 0 --json" \
+	    "report --format json" "report --runs --json"; do
+		f=cp-$(echo "$c" | tr ' ' '_')
+		# shellcheck disable=SC2086
+		run "$f-$k" --db "$db" $c
+		[ "$(rc "$f-$k")" = 0 ] || fail "$c on $k: $(cat "$T/$f-$k.err")"
+		sed "s#$U4#DB#g; s#$T/back.db#DB#g" "$T/$f-$k.out" >"$T/$f-$k.o"
+		strip "$f-$k.o" >"$T/$f-$k.cmp"
+	done
+done
+for f in "$T"/cp-*-sq.cmp; do
+	for k in pg back; do
+		cmp -s "$f" "${f%-sq.cmp}-$k.cmp" || {
+			diff "$f" "${f%-sq.cmp}-$k.cmp" >&2 || :
+			fail "$(basename "$f"): the copy on $k differs"
+		}
+	done
+done
+has cp-history_--run_7_--json-back.out "2nd line"
+# switch findings are read in the order they were written
+python3 -c 'import sqlite3, sys; r = [x[0] for x in sqlite3.connect(sys.argv[1]).execute(
+    "SELECT subject FROM switch_findings ORDER BY rowid")];
+assert r == ["zeta", "alpha", "mid"], r' "$T/back.db" ||
+	fail "switch_findings: the copy lost their order"
+# a non-empty target refused (exit 2, nothing written), then --replace
+run cp-again --db "$SQ" db copy --to "$U4"
+[ "$(rc cp-again)" = 2 ] || fail "a non-empty target: exit $(rc cp-again)"
+has cp-again.err "not empty.*--replace"
+run cp-same --db "$SQ" db copy --to "$SQ"
+[ "$(rc cp-same)" = 2 ] || fail "a copy onto itself: exit $(rc cp-same)"
+run cp-replace --db "$T/back.db" db copy --to "$U4" --replace --json
+[ "$(rc cp-replace)" = 0 ] || fail "--replace: $(cat "$T/cp-replace.err")"
+has cp-replace.out '"replaced": true'
+# a new write on each copy: the ids go on after the copied ones
+for db in "$U4" "$T/back.db"; do
+	run cp-write --db "$db" report --record
+	[ "$(rc cp-write)" = 0 ] || fail "a write on $db: $(cat "$T/cp-write.err")"
+	run cp-runs --db "$db" report --runs --json
+	python3 -c 'import json, sys; r = json.load(open(sys.argv[1]));
+ids = sorted(x["id"] for x in (r if isinstance(r, list) else r["runs"]));
+assert ids == [1, 2], ids' "$T/cp-runs.out" || fail "report runs on $db"
+	run cp-imp --db "$db" import "$SRC/inventory"
+	[ "$(rc cp-imp)" = 0 ] || fail "an import on $db: $(cat "$T/cp-imp.err")"
+done
+ok
+
+# --- faults: a read-only database; lab's session ended mid-import -----
+psql2() { "$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d lab2 "$@"; }
+other=b
+cmp -s "$T/both.out" "$T/ex-b.out" && other=a
+psqlp() { "$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d postgres "$@"; }
+psqlp -c 'ALTER DATABASE lab2 SET default_transaction_read_only = on' ||
+	fail "set read-only"
+run ro --db "$U2" import --prune --yes "$T/$other"
+psqlp -c 'ALTER DATABASE lab2 RESET default_transaction_read_only' ||
+	fail "reset read-only"
+one_line ro "read-only"
+run ro-export --db "$U2" export
+cmp -s "$T/both.out" "$T/ro-export.out" || fail "read-only: the lab changed"
+# a session holds known_issues (written last by an import) against
+# writes; lab's import waits for it, having written its hosts, and its
+# backend is terminated there: nothing of it is kept
+psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
+    -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
+i=0
+until [ "$(psql2 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
+    ON c.oid = l.relation WHERE c.relname = 'known_issues' AND
+    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the lock on known_issues was not taken"
+	sleep 0.1
+done
+"$LAB" --db "$U2" import --prune --yes "$SRC/inventory" >"$T/term.out" \
+    2>"$T/term.err" & pl=$!
+i=0
+until [ "$(psql2 -tAc "SELECT count(pg_terminate_backend(pid)) FROM
+    pg_stat_activity WHERE application_name = 'lab' AND
+    wait_event_type = 'Lock'")" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 40 ] || fail "lab's import never waited for known_issues"
+	sleep 0.1
+done
+rc=0
+wait "$pl" || rc=$?
+psql2 -tAc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+    WHERE pid <> pg_backend_pid() AND query LIKE '%pg_sleep%'" >/dev/null
+wait "$locker" || :
+[ "$rc" = 3 ] || fail "an import whose session ended: exit $rc, want 3"
+has term.err "database '$U2'"
+run term-export --db "$U2" export
+cmp -s "$T/both.out" "$T/term-export.out" ||
+	fail "an import whose session ended left a change"
+ok
+
+# --- a deadlock: the server ends lab's import, which runs it again -----
+# a session takes known_issues against writes, waits until lab's import
+# waits for it, then asks for lab's write lock: a deadlock the server
+# finds in lab's session (the other's deadlock_timeout is longer); the
+# import runs again once the session is done, and the lab is the new one
+psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
+    -c "SET LOCAL deadlock_timeout = '20s'" \
+    -c "DO \$\$ BEGIN WHILE NOT EXISTS (SELECT 1 FROM pg_locks AS l JOIN
+        pg_class AS c ON c.oid = l.relation WHERE c.relname =
+        'known_issues' AND NOT l.granted) LOOP PERFORM pg_sleep(0.05);
+        END LOOP; END \$\$" \
+    -c 'SELECT pg_advisory_xact_lock(7243011)' -c 'COMMIT' \
+    >"$T/locker.out" 2>&1 & locker=$!
+i=0
+until [ "$(psql2 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
+    ON c.oid = l.relation WHERE c.relname = 'known_issues' AND
+    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the lock on known_issues was not taken"
+	sleep 0.1
+done
+run deadlock --db "$U2" import --prune --yes "$SRC/inventory"
+wait "$locker" || fail "the other session: $(cat "$T/locker.out")"
+[ "$(rc deadlock)" = 0 ] || fail "a deadlock: exit $(rc deadlock): $(cat "$T/deadlock.err")"
+run deadlock-export --db "$U2" export
+cmp -s "$T/export-sq.out" "$T/deadlock-export.out" ||
+	fail "an import run again after a deadlock: not the inventory"
+grep -q "deadlock detected" "$T/sock/pg.log" ||
+	fail "no deadlock happened (the server's log does not say one)"
+ok
+
+# --- the server killed mid-import, and started again: the old lab whole -
+run kill-before --db "$U2" export
+psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
+    -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
+i=0
+until [ "$(psql2 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
+    ON c.oid = l.relation WHERE c.relname = 'known_issues' AND
+    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "the lock on known_issues was not taken"
+	sleep 0.1
+done
+"$LAB" --db "$U2" import --prune --yes "$T/a" >"$T/kill.out" \
+    2>"$T/kill.err" & pl=$!
+i=0
+until [ "$(psql2 -tAc "SELECT count(*) FROM pg_stat_activity WHERE
+    application_name = 'lab' AND wait_event_type = 'Lock'")" = 1 ]; do
+	i=$((i + 1))
+	[ $i -lt 40 ] || fail "lab's import never waited for known_issues"
+	sleep 0.1
+done
+as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop >/dev/null 2>&1 ||
+	fail "pg_ctl stop"
+rc=0
+wait "$pl" || rc=$?
+wait "$locker" || :
+[ "$rc" = 3 ] || fail "an import whose server died: exit $rc, want 3"
+as_pg "$PGBIN/pg_ctl" -D "$T/pg" -l "$T/sock/pg.log" -w -o "-p $PORT -k $T/sock \
+-c listen_addresses=127.0.0.1" start >/dev/null 2>&1 || fail "pg_ctl restart"
+run kill-after --db "$U2" export
+cmp -s "$T/kill-before.out" "$T/kill-after.out" ||
+	fail "an import whose server died left a change"
+ok
+
+# --- 8 lab processes at once: imports, ls, report; one lab whole after -
+pids=
+for k in a b a ls ls report report ls; do
+	case $k in
+	a|b) set -- import --prune --yes "$T/$k" ;;
+	ls) set -- ls hosts --json ;;
+	report) set -- report --format json ;;
+	esac
+	"$LAB" --db "$U2" "$@" >"$T/p8-$k-$$-${#pids}.out" 2>&1 &
+	pids="$pids $!"
+done
+for p in $pids; do
+	wait "$p" || fail "8 at once: a process failed: $(cat "$T"/p8-*.out | grep 'lab:' | head -3)"
+done
+run p8-export --db "$U2" export
+cmp -s "$T/p8-export.out" "$T/ex-a.out" || cmp -s "$T/p8-export.out" "$T/ex-b.out" ||
+	fail "8 at once left neither inventory whole"
+# each report saw one lab whole: the one before (6 hosts), 60 or 90
+for f in "$T"/p8-report-*.out; do
+	grep -Eq '"hosts": (6|60|90),' "$f" || fail "a report saw half a lab: $f"
+done
 ok
 
 echo "pg.sh: $n groups of checks passed"
