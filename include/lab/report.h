@@ -150,7 +150,7 @@ struct lab_report {
 	size_t				 nhosts;
 	struct lab_report_switch	*switches;
 	size_t				 nswitches;
-	struct lab_inventory		*declared;	/* switches only */
+	struct lab_inventory		*declared;	/* switches, shares */
 	struct lab_report_change	*changes;
 	size_t				 nchanges;
 	struct lab_report_finding	*findings;	/* most severe first */

@@ -604,8 +604,10 @@ lab_report_html(const struct lab_report *r, struct lab_buf *b)
 	lab_buf_adds(b, "<a href=\"#hosts\">Hosts</a>");
 	if (lab_report_has_disks(r))
 		lab_buf_adds(b, "<a href=\"#disks\">Disks</a>");
-	lab_buf_adds(b, "<a href=\"#switches\">Switches</a>"
-	    "<a href=\"#audit\">Audit log</a></nav>");
+	lab_buf_adds(b, "<a href=\"#switches\">Switches</a>");
+	if (lab_report_has_shares(r))
+		lab_buf_adds(b, "<a href=\"#shares\">Shares</a>");
+	lab_buf_adds(b, "<a href=\"#audit\">Audit log</a></nav>");
 	lab_report_html_pages(r, b);
 	lab_buf_adds(b, "</header>\n<main>\n");
 	summary(r, b);
@@ -617,6 +619,7 @@ lab_report_html(const struct lab_report *r, struct lab_buf *b)
 	switches(r, b);
 	lab_report_html_pools(r, b);
 	lab_report_switch_applies_html(r, b);
+	lab_report_shares_html(r, b);
 	audit(r, b);
 	lab_buf_adds(b, "</main>\n<footer>lab " LAB_VERSION "</footer>\n"
 	    "</body></html>\n");

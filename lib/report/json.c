@@ -253,6 +253,7 @@ lab_report_json(const struct lab_report *r, struct lab_buf *out)
 	}
 	lab_report_switch_applies_json(r, &j);
 	lab_report_drift_json(r, &j);
+	lab_report_shares_json(r, &j);
 	lab_json_obj_end(&j);
 	lab_json_end(&j);
 }

@@ -252,8 +252,9 @@ load_switches(struct lab_db *db, struct lab_report *r, struct lab_idx *ids,
 	if (lab_db_report_switches(db, add_switch, &l, err) == -1)
 		return -1;
 	lab_idx_sort(ids);
-	/* the declared VLANs, ports and uplinks: the switches alone */
-	if (lab_db_inventory_load_parts(db, 0, NULL, &r->declared, err) == -1)
+	/* the declared VLANs, ports and uplinks, and the hosts' shares */
+	if (lab_db_inventory_load_parts(db, LAB_LOAD_ALL, NULL, &r->declared,
+	    err) == -1)
 		return -1;
 	for (i = 0; i < r->nswitches; i++)
 		if (r->switches[i].name != NULL)

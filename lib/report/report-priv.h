@@ -56,4 +56,14 @@ void	lab_report_drift_json(const struct lab_report *, struct lab_json *);
 /* 1 when the report has a Drift section. */
 int	lab_report_has_drift(const struct lab_report *);
 
+/* The Shares section (shares.c): the declared NFS exports and iSCSI
+ * LUNs with their clients and the hosts that mount them; each renderer
+ * writes nothing when no host has a share. */
+int	lab_report_has_shares(const struct lab_report *);
+void	lab_report_shares_text(const struct lab_report *, struct lab_buf *);
+void	lab_report_shares_markdown(const struct lab_report *,
+	    struct lab_buf *);
+void	lab_report_shares_html(const struct lab_report *, struct lab_buf *);
+void	lab_report_shares_json(const struct lab_report *, struct lab_json *);
+
 #endif

@@ -258,6 +258,7 @@ text_body(const struct lab_report *r, struct lab_buf *b)
 
 	lab_report_drift_text(r, b);
 	lab_report_switch_applies_text(r, b);
+	lab_report_shares_text(r, b);
 	lab_buf_adds(b, "\nRecent audit log\n");
 	if (r->naudit == 0)
 		lab_buf_adds(b, "  empty\n");
@@ -476,6 +477,7 @@ lab_report_markdown(const struct lab_report *r, struct lab_buf *b)
 	}
 
 	lab_report_drift_markdown(r, b);
+	lab_report_shares_markdown(r, b);
 	lab_buf_adds(b, "\n## Recent audit log\n\n");
 	if (r->naudit == 0)
 		lab_buf_adds(b, "Empty.\n");

@@ -1,9 +1,10 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-3.0-or-later
-# Golden tests of the report's text, markdown, JSON and HTML renderers on three
+# Golden tests of the report's text, markdown, JSON and HTML renderers on four
 # databases built here: empty (init only), inventory only (no power, no
 # switch data), and populated (power, ports, links, findings inserted with
-# sqlite3): sh report.sh LAB SRCDIR. LAB_BLESS=1 rewrites the goldens.
+# sqlite3), and shares (tests/plan/shares.yaml: the Shares section):
+# sh report.sh LAB SRCDIR. LAB_BLESS=1 rewrites the goldens.
 set -eu
 LAB=$1
 SRC=$2
@@ -128,6 +129,12 @@ INSERT INTO switch_findings (switch_id, severity, kind, subject, message,
     FROM switches;
 END
 check "$T/full.db" populated
+
+# the Shares section (issue 21): each share of the planners' inventory
+# with its clients as written and the hosts that mount it
+cp "$SRC/tests/plan/shares.yaml" "$T/shares.yaml"
+"$LAB" --db "$T/shares.db" import "$T/shares.yaml" >/dev/null 2>&1
+check "$T/shares.db" shares
 
 # a second report says when the first was; the first says there was none
 "$LAB" --db "$T/inv.db" report --record >/dev/null
