@@ -49,12 +49,13 @@ PEER = {
     ("media", "insert"), ("media", "eject"), ("switch", "sync"),
     ("provision", None), ("bench", None), ("burnin", None),
 }
-# what contacts a peer and has no --dry-run: checked with --help only.
+# what contacts a peer (a BMC, switch, host or database server) and has no
+# --dry-run: checked with --help only.
 # (report, --collect) is 'lab report' with --collect among its words.
 HELP_ONLY = {
     ("console", None), ("switch", "discover"), ("media", "status"),
     ("switch", "plan"), ("switch", "apply"), ("switch", "probe"),
-    ("report", "--collect"), ("facts", None),
+    ("report", "--collect"), ("facts", None), ("db", "copy"),
 }
 # global options every verb takes
 GLOBAL = {"--db", "--credentials", "--help", "-h"}
