@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -11,6 +12,33 @@
 #define DEFAULT_TIMEOUT_MS	10000
 #define DEFAULT_POLL_MS		200
 #define DEFAULT_RETRANSMIT_MS	500
+/* how long a run waits for the Close Sessions still going when it ends */
+#define CLOSE_WAIT_MS		100
+/* at most this many at once: each holds a socket */
+#define CLOSE_MAX		256
+
+/*
+ * Sessions being closed in the background: a host's result is known
+ * before its Close Session, and FreeIPMI's close waits for the reply
+ * (one retransmission timeout when it is lost: bench/README.md), which
+ * changes nothing. So once every host of the run has been started (no
+ * new session will open: sessions open at once stay within the fan-out),
+ * a session that did its work closes in a thread of its own and its host
+ * is done; lab_bmc_run waits up to CLOSE_WAIT_MS at its end for those
+ * still going. Close Session is sent at once, so the BMC ends the
+ * session even when the process exits before its reply. At most
+ * CLOSE_MAX at once; beyond, the worker
+ * closes as before. Process-wide: a closer may outlive its run.
+ */
+static struct {
+	pthread_mutex_t	lock;
+	size_t		pending;
+} closers = { PTHREAD_MUTEX_INITIALIZER, 0 };
+
+struct closer {
+	const struct lab_bmc_ops	*ops;
+	void				*s;
+};
 
 /* One run: shared by every worker; each writes only its own result. */
 struct run {
@@ -19,6 +47,8 @@ struct run {
 	const struct lab_bmc_ops	*ops;
 	const struct lab_creds		*creds;
 	struct lab_fanout_job		 job;
+	pthread_mutex_t			 lock;
+	size_t				 n, started;	/* hosts */
 };
 
 static int
@@ -186,7 +216,79 @@ dry_note(struct lab_bmc_result *r, const struct lab_bmc_req *req)
 	set_note(r, buf);
 }
 
-/* One session: open, do the verb, close. */
+static void *
+closer_main(void *p)
+{
+	struct closer	*c = p;
+
+	c->ops->close(c->s);
+	free(c);
+	pthread_mutex_lock(&closers.lock);
+	closers.pending--;
+	pthread_mutex_unlock(&closers.lock);
+	return NULL;
+}
+
+/* Closes s in a thread of its own, or here when none can be had. */
+static void
+close_later(const struct lab_bmc_ops *ops, void *s)
+{
+	pthread_attr_t	 attr;
+	pthread_t	 tid;
+	struct closer	*c;
+	int		 ok = 0;
+
+	pthread_mutex_lock(&closers.lock);
+	if (closers.pending < CLOSE_MAX &&
+	    (c = malloc(sizeof(*c))) != NULL) {
+		c->ops = ops;
+		c->s = s;
+		closers.pending++;
+		pthread_attr_init(&attr);
+		pthread_attr_setdetachstate(&attr, PTHREAD_CREATE_DETACHED);
+		pthread_attr_setstacksize(&attr, (size_t)256 * 1024);
+		ok = pthread_create(&tid, &attr, closer_main, c) == 0;
+		pthread_attr_destroy(&attr);
+		if (!ok) {
+			closers.pending--;
+			free(c);
+		}
+	}
+	pthread_mutex_unlock(&closers.lock);
+	if (!ok)
+		ops->close(s);
+}
+
+/* Whether every host of the run has been started. */
+static int
+all_started(struct run *run)
+{
+	int	all;
+
+	pthread_mutex_lock(&run->lock);
+	all = run->started == run->n;
+	pthread_mutex_unlock(&run->lock);
+	return all;
+}
+
+/* Waits up to CLOSE_WAIT_MS for the background closes to end. */
+static void
+close_wait(const struct run *run)
+{
+	int64_t	until = run->ctx->monotonic_ms() + CLOSE_WAIT_MS;
+	size_t	n;
+
+	for (;;) {
+		pthread_mutex_lock(&closers.lock);
+		n = closers.pending;
+		pthread_mutex_unlock(&closers.lock);
+		if (n == 0 || run->ctx->monotonic_ms() >= until)
+			return;
+		run->ops->sleep_ms(2);
+	}
+}
+
+/* One session: open, do the verb, close (in the background). */
 static int
 run_session(struct run *run, const struct lab_ipmi_target *t,
     struct lab_bmc_result *r, int64_t deadline)
@@ -211,7 +313,10 @@ run_session(struct run *run, const struct lab_ipmi_target *t,
 	default:
 		rc = do_power(run, s, r, deadline);
 	}
-	run->ops->close(s);
+	if (rc == 0 && all_started(run))
+		close_later(run->ops, s);
+	else
+		run->ops->close(s);
 	return rc;
 }
 
@@ -331,7 +436,11 @@ static void
 work(void *arg, const void *item, void *res)
 {
 	struct lab_bmc_result	*r = res;
+	struct run		*run = arg;
 
+	pthread_mutex_lock(&run->lock);
+	run->started++;
+	pthread_mutex_unlock(&run->lock);
 	work_host(arg, item, res);
 	r->reason = r->ok ? NULL : lab_err_reason(&r->err);
 	if (!r->ok && r->reason == NULL)
@@ -348,10 +457,16 @@ lab_bmc_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
 	struct run	run = { .ctx = ctx, .req = req, .creds = creds,
 			    .job = LAB_FANOUT_JOB(ctx, struct lab_bmc_result,
 			    host, work, &run) };
+	int		rc;
 
 	run.ops = req->ops != NULL ? req->ops : &lab_bmc_ipmi_ops;
-	if (lab_fanout_job_run(&run.job, hosts, lab_inventory_find_host, inv,
-	    req->fanout, err) == -1)
+	run.n = hosts->n;
+	pthread_mutex_init(&run.lock, NULL);
+	rc = lab_fanout_job_run(&run.job, hosts, lab_inventory_find_host, inv,
+	    req->fanout, err);
+	close_wait(&run);
+	pthread_mutex_destroy(&run.lock);
+	if (rc == -1)
 		return -1;
 	*ret = run.job.res;
 	return 0;

@@ -23,3 +23,14 @@ needed "$2" | grep -qE "$protocol" || {
 	exit 1
 }
 echo "light: $1 needs $(needed "$1" | tr '\n' ' ')"
+# cmd/full.c's table of lab-full's libraries (the ones the front checks
+# before it runs lab-full, each with its Debian package) is exactly
+# lab-full's NEEDED entries less the light lab's
+src=$(dirname "$0")/../../cmd/full.c
+want=$(needed "$2" | grep -vxF "$(needed "$1")" | sort)
+have=$(sed -n 's/^	{ "\(lib[^"]*\.so[^"]*\)", "[^"]*" },$/\1/p' "$src" | sort)
+[ "$want" = "$have" ] || {
+	echo "light: cmd/full.c's full_libs lists:" $have >&2
+	echo "light: lab-full needs beyond the light lab:" $want >&2
+	exit 1
+}
