@@ -23,15 +23,26 @@
 
 /*
  * The full lab: lab-full beside this binary (a build tree), else where
- * it is installed. Returns the path in buf.
+ * it is installed. Beside it is found first by the path this lab was run
+ * by (argv[0] with a slash: a relative one works where a folder above
+ * is not searchable by this user), then by /proc/self/exe. Returns the
+ * path in buf.
  */
 static const char *
-full_path(char *buf, size_t len)
+full_path(const char *argv0, char *buf, size_t len)
 {
 	static const char	 name[] = "lab-full";
 	char			*slash;
 	ssize_t			 n;
 
+	if (argv0 != NULL && strchr(argv0, '/') != NULL &&
+	    strlen(argv0) < len - sizeof(name) - 1) {
+		strcpy(buf, argv0);
+		slash = strrchr(buf, '/');
+		memcpy(slash + 1, name, sizeof(name));
+		if (access(buf, X_OK) == 0)
+			return buf;
+	}
 	n = readlink("/proc/self/exe", buf, len - sizeof(name) - 1);
 	if (n > 0) {
 		buf[n] = '\0';
@@ -114,7 +125,7 @@ int
 cmd_full_exec(char **argv)
 {
 	char		 buf[4096];
-	const char	*path = full_path(buf, sizeof(buf));
+	const char	*path = full_path(argv[0], buf, sizeof(buf));
 
 	if (!full_libs_ok())
 		return LAB_EXIT_ENV;
