@@ -18,8 +18,9 @@ L=$(mktemp -d /tmp/lab-vg.XXXXXX)
 trap 'rm -rf "$L" || :' EXIT
 trap 'exit 1' INT TERM
 # possible leaks count too; still-reachable memory (freed by exit) not.
-# The light lab runs lab-full for most commands (cmd/full.c): followed.
-LAB_TEST_WRAPPER="valgrind -q --trace-children=yes --leak-check=full \
+# LAB is lab-full: the light front (cmd/full.c) would only exec it, and
+# following that doubled the suite's time.
+LAB_TEST_WRAPPER="valgrind -q --leak-check=full \
 --errors-for-leak-kinds=definite,indirect,possible \
 --show-leak-kinds=definite,indirect,possible --error-exitcode=99 \
 --suppressions=$DIR/valgrind.supp --log-file=$L/vg.%p"
