@@ -37,7 +37,7 @@ full_path(const char *argv0, char *buf, size_t len)
 
 	if (argv0 != NULL && strchr(argv0, '/') != NULL &&
 	    strlen(argv0) < len - sizeof(name) - 1) {
-		strcpy(buf, argv0);
+		snprintf(buf, len, "%s", argv0);
 		slash = strrchr(buf, '/');
 		memcpy(slash + 1, name, sizeof(name));
 		if (access(buf, X_OK) == 0)
