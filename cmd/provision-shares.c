@@ -18,44 +18,6 @@
 #include "lab.h"
 #include "provision-shares.h"
 
-static const char *const kinds[] = { "check", "run", "write" };
-
-static void
-begin(void *arg, size_t i, const struct lab_step *st)
-{
-	const struct lab_plan	*plan = arg;
-	size_t			 n = strcspn(st->text, "\n");
-	char			*line;
-
-	line = strndup(st->text, lab_utf8_cut(st->text, n < 72 ? n : 72));
-	fprintf(stderr, "[%zu/%zu] %s ", i + 1, plan->nsteps, kinds[st->kind]);
-	cmd_puts_text(stderr, line != NULL ? line : "");
-	fprintf(stderr, "%s ... ", st->text[n] != '\0' || n > 72 ? "…" : "");
-	fflush(stderr);
-	free(line);
-}
-
-static void
-end(void *arg, size_t i, const struct lab_step *st,
-    const struct lab_step_result *r)
-{
-	(void)arg;
-	(void)i;
-	(void)st;
-	if (r->exit_status == 0) {
-		fprintf(stderr, "ok (%.1f s)\n", (double)r->elapsed_ms / 1000.0);
-		return;
-	}
-	fprintf(stderr, "failed (%.1f s): ", (double)r->elapsed_ms / 1000.0);
-	cmd_puts_text(stderr, r->note);
-	fputc('\n', stderr);
-	if (r->output != NULL && *r->output != '\0') {
-		cmd_puts_text(stderr, r->output);
-		if (r->output[strlen(r->output) - 1] != '\n')
-			fputc('\n', stderr);
-	}
-}
-
 /* {plan, run: {id, status, failed_step, message}} or the plan alone. */
 static int
 print_json(const struct lab_plan *p, const struct lab_provision *a,
@@ -136,17 +98,10 @@ cmd_provision_shares(struct lab_call *call, const struct lab_inventory *inv,
 	identity = lab_path_home(c->identity, getenv("HOME"));
 	known = lab_path_home(c->known_hosts, getenv("HOME"));
 	lab_ctx_init(&ctx);
-	memset(&so, 0, sizeof(so));
 	memset(&a, 0, sizeof(a));
 	memset(&key, 0, sizeof(key));
+	lab_ssh_opts_set(&so, h->name, c, identity, known);
 	so.ctx = &ctx;
-	so.label = h->name;
-	so.address = c->address;
-	so.port = c->port;
-	so.user = c->user;
-	so.identity = identity;
-	so.known_hosts = known;
-	so.legacy_crypto = c->legacy_crypto;
 	so.accept_new = o->accept_new;
 	if (call->dry_run) {
 		memset(&req, 0, sizeof(req));
@@ -206,8 +161,8 @@ cmd_provision_shares(struct lab_call *call, const struct lab_inventory *inv,
 	if (cmd_confirm(call, q, what, err) != 1)
 		goto out;
 	call->no_audit = 0;
-	hooks.begin = begin;
-	hooks.end = end;
+	hooks.begin = cmd_provision_step_begin;
+	hooks.end = cmd_provision_step_end;
 	hooks.arg = plan;
 	a.ssh = &so;
 	a.hooks = &hooks;

@@ -217,8 +217,9 @@ print_plan(struct prov *p, const struct lab_provision *a, struct lab_err *err)
 
 static const char *const kind_words[] = { "check", "run", "write" };
 
-static void
-step_begin(void *arg, size_t i, const struct lab_step *st)
+/* The progress of a run on stderr: its hooks (arg: the plan). */
+void
+cmd_provision_step_begin(void *arg, size_t i, const struct lab_step *st)
 {
 	const struct lab_plan	*plan = arg;
 	const char		*nl = strchr(st->text, '\n');
@@ -235,8 +236,8 @@ step_begin(void *arg, size_t i, const struct lab_step *st)
 	fflush(stderr);
 }
 
-static void
-step_end(void *arg, size_t i, const struct lab_step *st,
+void
+cmd_provision_step_end(void *arg, size_t i, const struct lab_step *st,
     const struct lab_step_result *r)
 {
 	(void)arg;
@@ -273,15 +274,9 @@ ssh_opts(struct prov *p, struct lab_err *err)
 	p->identity = lab_path_home(c->identity, getenv("HOME"));
 	p->known_hosts = lab_path_home(c->known_hosts, getenv("HOME"));
 	lab_ctx_init(&p->ctx);
-	memset(&p->ssh, 0, sizeof(p->ssh));
+	lab_ssh_opts_set(&p->ssh, p->host->name, c, p->identity,
+	    p->known_hosts);
 	p->ssh.ctx = &p->ctx;
-	p->ssh.label = p->host->name;
-	p->ssh.address = c->address;
-	p->ssh.port = c->port;
-	p->ssh.user = c->user;
-	p->ssh.identity = p->identity;
-	p->ssh.known_hosts = p->known_hosts;
-	p->ssh.legacy_crypto = c->legacy_crypto;
 	p->ssh.accept_new = cmd_opt(p->call, "accept-new") != NULL;
 	return 0;
 }
@@ -341,8 +336,8 @@ apply(struct prov *p, struct lab_err *err)
 		lab_provision_release(&a);
 		return -1;
 	}
-	hooks.begin = step_begin;
-	hooks.end = step_end;
+	hooks.begin = cmd_provision_step_begin;
+	hooks.end = cmd_provision_step_end;
 	hooks.arg = p->plan;
 	a.ssh = &p->ssh;
 	a.hooks = &hooks;

@@ -31,15 +31,8 @@ lab_bench_connect(const struct lab_ctx *ctx, const struct lab_host *h,
 		free(known);
 		return lab_err_oom(err);
 	}
-	memset(&o, 0, sizeof(o));
+	lab_ssh_opts_set(&o, h->name, c, identity, known);
 	o.ctx = ctx;
-	o.label = h->name;
-	o.address = c->address;
-	o.port = c->port;
-	o.user = c->user;
-	o.identity = identity;
-	o.known_hosts = known;
-	o.legacy_crypto = c->legacy_crypto;
 	o.accept_new = accept_new;
 	rc = lab_ssh_connect(&o, ret, key, err);
 	free(identity);

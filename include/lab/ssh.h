@@ -98,6 +98,17 @@ struct lab_ssh_hostkey {
 int	lab_ssh_connect(const struct lab_ssh_opts *, struct lab_ssh **ret,
 	    struct lab_ssh_hostkey *key, struct lab_err *);
 
+struct lab_ssh_cfg;
+
+/*
+ * o (zeroed first) for the inventory host label's ssh: block c, with
+ * its key files as the caller resolved them (lab_path_home); the caller
+ * sets ctx, accept_new and the rest.
+ */
+void	lab_ssh_opts_set(struct lab_ssh_opts *o, const char *label,
+	    const struct lab_ssh_cfg *c, const char *identity,
+	    const char *known_hosts);
+
 /*
  * What is kept of each stream of a command's output: its last bytes
  * (struct lab_tail), whatever the peer sends.
