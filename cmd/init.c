@@ -1,7 +1,4 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
-#include <unistd.h>
-
-#include "lab/dburi.h"
 #include "lab/json.h"
 #include "lab.h"
 
@@ -10,12 +7,12 @@ init_run(struct lab_call *call, struct lab_err *err)
 {
 	struct lab_buf	b;
 	struct lab_json	j;
-	/* a PostgreSQL database is made by its server's admin, not lab */
-	int		existed = lab_db_uri_is_pg(call->db_path) ||
-			    access(call->db_path, F_OK) == 0, rc;
+	int		existed, rc;
 
 	if (cmd_db(call, LAB_DB_CREATE, err) == -1)
 		return LAB_EXIT_ENV;
+	/* on PostgreSQL the server's admin made the database, lab the schema */
+	existed = !lab_db_fresh(call->db);
 	if (call->json) {
 		lab_buf_init(&b);
 		lab_json_init(&j, &b);

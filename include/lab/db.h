@@ -41,6 +41,8 @@ void	lab_db_free(struct lab_db *);
 void	lab_db_freep(struct lab_db **);
 /* The path it was opened with; borrowed for the life of the handle. */
 const char *lab_db_path(const struct lab_db *);
+/* Whether this open made the schema in an empty database (lab init). */
+int	lab_db_fresh(const struct lab_db *);
 /* The schema version this build writes. */
 int	lab_db_schema_version(void);
 

@@ -31,8 +31,9 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 	    lab_db_prepare(db, "INSERT INTO power_state (host_id, state, seen_at, "
 	    "checked_at, bmc_reachable, error) SELECT id, ?2, ?3, ?4, ?5, ?6 "
 	    "FROM hosts WHERE name = ?1 ON CONFLICT (host_id) DO UPDATE SET "
-	    "state = CASE WHEN excluded.bmc_reachable THEN excluded.state "
-	    "ELSE state END, seen_at = coalesce(excluded.seen_at, seen_at), "
+	    "state = CASE WHEN excluded.bmc_reachable <> 0 THEN excluded.state "
+	    "ELSE power_state.state END, "
+	    "seen_at = coalesce(excluded.seen_at, power_state.seen_at), "
 	    "checked_at = excluded.checked_at, "
 	    "bmc_reachable = excluded.bmc_reachable, error = excluded.error",
 	    &st, err) == -1)

@@ -13,6 +13,7 @@ struct lab_db {
 	void			*h;	/* the driver's connection */
 	char			*path;	/* as given; shown in errors */
 	int			 in_tx;
+	int			 fresh;	/* its schema made by this open */
 };
 
 /* The SQLite backend (lib/db/sqlite.c): opens path, sets the pragmas. */

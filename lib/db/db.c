@@ -104,6 +104,7 @@ migrate(struct lab_db *db, struct lab_err *err)
 	/* another process may have migrated while we waited for the lock */
 	if (user_version(db, &v, err) == -1)
 		goto fail;
+	db->fresh = v == 0;
 	for (i = v; i < NMIGRATIONS; i++) {
 		if (lab_db_exec(db, strcmp(db->drv->name, "postgresql") == 0 ?
 		    schema_migrations_pg[i] : schema_migrations[i],
@@ -136,6 +137,25 @@ schema_current(struct lab_db *db, struct lab_err *err)
 	return 0;
 }
 
+/*
+ * A PostgreSQL database without lab's schema is what a missing file is
+ * on SQLite: only a command that creates (init, import) may fill it.
+ */
+static int
+schema_absent(struct lab_db *db, int flags, struct lab_err *err)
+{
+	int	v = 0;
+
+	if ((flags & LAB_DB_CREATE) || !lab_db_uri_is_pg(db->path))
+		return 0;
+	if (user_version(db, &v, err) == -1)
+		return -1;
+	if (v == 0)
+		return lab_err_set(err, LAB_EXIT_ENV, "no database at '%s': run "
+		    "'lab init' or 'lab import FILE' first", db->path);
+	return 0;
+}
+
 /* Opens the database and brings its schema up to date. */
 int
 lab_db_open(const char *path, int flags, struct lab_db **ret,
@@ -165,6 +185,7 @@ lab_db_open_auth(const char *path, int flags, const char *password,
 	if ((lab_db_uri_is_pg(path) ? lab_db_pg_open(db, flags, password,
 	    err) :
 	    lab_db_sqlite_open(db, flags, err)) == -1 ||
+	    schema_absent(db, flags, err) == -1 ||
 	    (ro ? schema_current(db, err) : migrate(db, err)) == -1) {
 		lab_db_free(db);
 		return -1;
@@ -192,6 +213,12 @@ void
 lab_db_freep(struct lab_db **p)
 {
 	lab_db_free(*p);
+}
+
+int
+lab_db_fresh(const struct lab_db *db)
+{
+	return db->fresh;
 }
 
 /* The path it was opened with. */

@@ -137,8 +137,9 @@ static const char *const store_sql[S_N] = {
 	    "source, first_seen, last_seen) SELECT h.id, ?3, ?4, w.id, ?5, ?6, "
 	    "?7, ?8, ?8 FROM hosts h, switches w WHERE w.name = ?1 AND "
 	    "h.name = ?2 ON CONFLICT (host_id, nic) DO UPDATE SET "
-	    "first_seen = CASE WHEN switch_id = excluded.switch_id AND "
-	    "port = excluded.port THEN first_seen ELSE excluded.first_seen END, "
+	    "first_seen = CASE WHEN nic_links.switch_id = excluded.switch_id "
+	    "AND nic_links.port = excluded.port THEN nic_links.first_seen "
+	    "ELSE excluded.first_seen END, "
 	    "mac = excluded.mac, switch_id = excluded.switch_id, "
 	    "port = excluded.port, ifindex = excluded.ifindex, "
 	    "source = excluded.source, last_seen = excluded.last_seen",

@@ -12,6 +12,7 @@ GOLD=$SRC/tests/cli/report
 T=$(mktemp -d)
 trap 'rm -rf "$T" || :' EXIT
 trap 'exit 1' INT TERM
+. "$SRC/tests/integration/pgsrv.sh"
 export LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 fail=0
 if ! command -v sqlite3 >/dev/null; then
@@ -31,10 +32,12 @@ norm() {
 }
 
 check() {	# check DB NAME
+	# LAB_TEST_DB=postgres (on-pg.sh): the same lab on PostgreSQL
+	db=$(testdb_copy "$LAB" "$1") || { fail=1; return 0; }
 	for f in text markdown json html; do
 		# a report only reads, so each format sees the same
 		# database; --since before any run: no baseline
-		"$LAB" --db "$1" report --format $f --since 2000-01-01 \
+		"$LAB" --db "$db" report --format $f --since 2000-01-01 \
 		    2>"$T/err" | norm >"$T/out" || {
 			echo "report: $2 $f: exit $?: $(cat "$T/err")" >&2
 			fail=1

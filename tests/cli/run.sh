@@ -27,7 +27,16 @@ cp -R "$DIR/../../inventory" "$T/inventory"
 cp -R "$DIR/data" "$T/data"
 INV=$T/inventory
 export T INV
-export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+# LAB_TEST_DB=postgres (tests/integration/on-pg.sh): a new PostgreSQL
+# database instead, its URI shown as $T/lab.db: the goldens are SQLite's
+# (cases.sh may name a template holding lab's schema: not for nodb- cases)
+. "$DIR/../integration/pgsrv.sh"
+case $NAME in
+nodb-*) LAB_TEST_PG_TEMPLATE= ;;
+esac
+LAB_DB=$(testdb "$T/lab.db")
+DBURI=$LAB_DB
+export LAB_DB LAB_CREDENTIALS="$T/credentials.yaml"
 export HOME="$T" XDG_DATA_HOME="$T/data-home" XDG_CONFIG_HOME="$T/config"
 unset NO_COLOR || true
 # shellcheck disable=SC2086
@@ -64,7 +73,7 @@ else
 	eval "lab $(cat "$DIR/$NAME.args")" >"$T/out" 2>"$T/err" || rc=$?
 fi
 norm() {
-	sed -e "s|$T|\$T|g" -e "s/  $ME  /  <USER>  /" -e "s/^\([^,]*\),$ME,/\1,<USER>,/" -e "s/\"user\": \"$ME\"/\"user\": \"<USER>\"/" \
+	sed -e "s|$DBURI|\$T/lab.db|g" -e "s|$T|\$T|g" -e "s/  $ME  /  <USER>  /" -e "s/^\([^,]*\),$ME,/\1,<USER>,/" -e "s/\"user\": \"$ME\"/\"user\": \"<USER>\"/" \
 	    -e 's/[0-9]\{4\}-[0-9][0-9]-[0-9][0-9]T[0-9][0-9]:[0-9][0-9]:[0-9][0-9]Z/<TIME>/g' "$1"
 }
 fail=0

@@ -23,6 +23,9 @@ T=$(mktemp -d /tmp/lab-json.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
 harness_trap 'snmp_stop "$T/snmp"; bmc_stop "$T"; rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 BMC_PASSWORD="Lx-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-j6"
 export BMC_PASSWORD
 NAME=json-shapes.sh

@@ -81,7 +81,7 @@ SQ=$T/lab.db
 # --- init, import, and every read equal to SQLite's -------------------
 run init --db "$URI" init --json
 [ "$(rc init)" = 0 ] || fail "init: $(cat "$T/init.err")"
-has init.out "\"created\": false"
+has init.out "\"created\": true"
 run init-sq --db "$SQ" init --json
 for db in "$URI" "$SQ"; do
 	k=pg

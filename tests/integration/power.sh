@@ -12,6 +12,9 @@ bmc_require
 T=$(mktemp -d /tmp/lab-power.XXXXXX)
 harness_trap 'bmc_stop "$T/many"; bmc_stop "$T"; rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 # a password no message would contain by chance: the leak checks grep it
 BMC_PASSWORD="Lx-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"
 export BMC_PASSWORD
@@ -227,6 +230,7 @@ wait "$pid" || true
 : >"$T/bmc3/delay"
 grep -q "power status b3" "$T/cmdlines.txt" || fail "lab not seen in /proc"
 "$LAB" log --json >"$T/logjson.out" 2>&1
+testdb_dump "$LAB_DB" "$T/lab.db" || fail "pg_dump"
 for f in "$T"/*.out "$T"/*.err "$T/cmdlines.txt" "$T/lab.db" "$T"/lab.db-*; do
 	[ -e "$f" ] || continue
 	if grep -a -q -- "$BMC_PASSWORD" "$f"; then

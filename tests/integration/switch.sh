@@ -19,6 +19,9 @@ chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
 harness_trap 'snmp_stop "$T/a"; snmp_stop "$T/v3"; snmp_stop "$T/slow"
 	[ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 NAME=switch.sh
 . "$SRC/tests/integration/check.sh"
 # json FILE EXPRESSION: prints the value; d is the document and S maps a
@@ -271,6 +274,7 @@ ok
 
 # no community or key in any output, the database or the audit log
 "$LAB" log --json >"$T/log.out" 2>&1
+testdb_dump "$LAB_DB" "$T/lab.db" || fail "pg_dump"
 for f in "$T"/*.out "$T"/*.err "$T/lab.db"; do
 	for secret in authkey123 privkey123 not-a-community; do
 		if grep -a -q -- "$secret" "$f"; then

@@ -15,6 +15,9 @@ T=$(mktemp -d)
 trap 'rm -rf "$T" || :' EXIT
 trap 'exit 1' INT TERM
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 unset NO_COLOR || :
 fail=0
 bad() { echo "drift: $*" >&2; fail=1; }
