@@ -8,7 +8,12 @@
 # in the credentials file; then no secret may be in any exec'd argv or any
 # write(2) lab made (files, pipes, the database pages, the terminal), its
 # stdout or stderr, the database and its -wal, the audit log, the reports
-# (every format), the console's log or the JSON.
+# (every format), the console's log or the JSON. Then the same lab on a
+# throwaway PostgreSQL server (127.0.0.1:55441, issue 22) whose password
+# lab reads from the credentials file's postgres: entry: that password is
+# in no exec'd argv or environment (strace -v), no write, no output, no
+# report, not in the audit log, the database (pg_dump) or the server's
+# log of every statement; nor is a wrong one.
 #	sh secrets.sh LAB SRCDIR FIXTURES
 # A new command is one line in the list below.
 set -eu
@@ -21,6 +26,7 @@ BMC_SOL_PORT=7001	# each BMC's serial console (console-server.py)
 . "$SRC/tests/integration/bmc.sh"
 . "$SRC/tests/integration/snmp.sh"
 . "$SRC/tests/integration/sshd.sh"
+. "$SRC/tests/integration/pgsrv.sh"
 bmc_require
 snmp_require
 sshd_require
@@ -37,7 +43,7 @@ fi
 T=$(mktemp -d /tmp/lab-secrets.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
 harness_trap 'stop_sshd; snmp_stop "$T/agent"; bmc_stop "$T/bmc"
-	[ -n "${KEEP:-}" ] || rm -rf "$T"'
+	pgsrv_stop "$T/pgsrv"; [ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml" HOME="$T"
 export XDG_CONFIG_HOME="$T/config" XDG_DATA_HOME="$T/data"
 # LeakSanitizer cannot run under ptrace (an ASan build of lab)
@@ -294,6 +300,89 @@ has out/provision-apply-j.out '"status": "failed"'
 has out/history-run-json.out '"failed_step": 0'
 has out/history-csv.out "prov,storage,md-raid1"
 has reports/report.json 'md-raid1'
+ok
+
+# --- the same lab on PostgreSQL: its password only in the credentials
+# file's postgres: entry (libpq's pgpass file hidden)
+pgsrv_start "$T/pgsrv" 55441 || fail "a PostgreSQL cluster on 127.0.0.1:55441"
+S_PG=$(cut -d: -f5 "$T/pgsrv/pgpass")
+S_PGBAD=PgBad$R
+[ -n "$S_PG" ] || fail "no PostgreSQL password"
+pgsrv_psql 'CREATE DATABASE sec' 'CREATE DATABASE sec2' \
+    "ALTER SYSTEM SET log_statement = 'all'" 'SELECT pg_reload_conf()' ||
+	fail "psql"
+PGPASSFILE=$T/no-pgpass
+export PGPASSFILE
+cp "$T/credentials.yaml" "$T/cred-sq.yaml"
+printf 'postgres: {password: "%s"}\n' "$S_PG" >>"$T/credentials.yaml"
+U=postgresql://lab@127.0.0.1:55441/sec
+U2=postgresql://lab@127.0.0.1:55441/sec2
+# strace -v: each exec's environment too; sendto: what reached the server
+mkdir "$T/pgtrace"
+pg_traced() {
+	_n=$1
+	_want=$2
+	shift 2
+	_rc=0
+	strace -f -qq -v -s 65536 -o "$T/pgtrace/$_n" -e trace=execve,execveat,write,writev,pwrite64,pwritev,pwritev2,sendto,sendmsg \
+	    "$LAB" --db "$U" "$@" </dev/null >"$T/out/$_n.out" \
+	    2>"$T/out/$_n.err" || _rc=$?
+	if [ "$_rc" != "$_want" ]; then
+		cat "$T/out/$_n.err" >&2
+		fail "$_n: lab --db $U $* exited $_rc, not $_want"
+	fi
+	runs=$((runs + 1))
+}
+while read -r name want args; do
+	case $name in '#'*|'') continue ;; esac
+	eval "set -- $args"
+	pg_traced "$name" "$want" "$@"
+done <<'END'
+pg-init           0  init --json
+pg-import         0  import "$T/lab.yaml"
+pg-power          0  power status @bmcs --json
+pg-discover       0  switch discover sw2c --json
+pg-report         0  report --collect --timeout 5 --format json
+pg-report-html    0  report --format html --out "$T/reports/pg.html"
+pg-report-md      0  report --format markdown
+pg-log            0  log --json --limit 0
+pg-config         0  config
+pg-config-json    0  config --json
+pg-export         0  export
+pg-history        0  history --json
+pg-copy-out       0  db copy --to "$U2" --json
+pg-copy-in        0  db copy --from "$U2" --replace --json
+pg-sqlite-copy    0  db copy --to "$T/copy.db"
+END
+has out/pg-power.out '"ok": true'
+has out/pg-config.out 'postgresql: host 127.0.0.1, port 55441, database sec'
+has pgtrace/pg-import 'sendto('
+# a wrong password: refused, and shown nowhere either
+cp "$T/cred-sq.yaml" "$T/credentials.yaml"
+printf 'postgres: {password: "%s"}\n' "$S_PGBAD" >>"$T/credentials.yaml"
+pg_traced pg-badpw 3 ls hosts
+has out/pg-badpw.err "password authentication failed"
+cp "$T/cred-sq.yaml" "$T/credentials.yaml"
+unset PGPASSFILE
+"$PGBIN/../bin/pg_dump" -h 127.0.0.1 -p 55441 -U lab \
+    -f "$T/out/pg-dump.sql" sec 2>/dev/null ||
+	PGPASSFILE=$T/pgsrv/pgpass "$PGBIN/../bin/pg_dump" -h 127.0.0.1 \
+	    -p 55441 -U lab -f "$T/out/pg-dump.sql" sec || fail "pg_dump"
+has out/pg-dump.sql 'b1'
+grep -q "statement: " "$T/pgsrv/sock/pg.log" || fail "no statement log"
+for f in "$T"/out/pg-* "$T"/pgtrace/* "$T/reports/pg.html" \
+    "$T/pgsrv/sock/pg.log" "$T/copy.db"; do
+	# a trace's sendmsg holds the community lab sends the agent: there
+	# only the PostgreSQL passwords are looked for
+	all="$S_PG $S_PGBAD $SECRETS"
+	case $f in "$T"/pgtrace/*) all="$S_PG $S_PGBAD" ;; esac
+	for s in $all; do
+		if grep -a -q -- "$s" "$f"; then
+			grep -a -n -- "$s" "$f" | head -5 >&2
+			fail "a secret (the PostgreSQL password?) is in $f"
+		fi
+	done
+done
 ok
 
 # the files: the database (0600, and its -wal when there), the reports
