@@ -8,7 +8,7 @@
 # a quick lab bench of three loop devices behind a private sshd on
 # 127.0.3.50, one of them write-throttled, which lab bench names slow,
 # and lab facts of that host (not root: that part is skipped, saying
-# why).
+# why); and the lab moved to a throwaway PostgreSQL server on loopback.
 # `sh scripts/demo.sh box` runs the lab in a box instead (tests/vm): a
 # Debian 12 VM under qemu behind an ipmi_sim BMC, powered on, its facts
 # read (a disk swapped between two power-ons, NetworkManager on eth1),
@@ -44,9 +44,10 @@ export LAB_DB="$DEMO/lab.db" LAB_CREDENTIALS="$DEMO/credentials.yaml"
 . tests/integration/vlan-rig.sh
 . tests/integration/sshd.sh
 . tests/integration/disks.sh
+. tests/integration/pgsrv.sh
 # the disk rig's sshd before its loop devices and cgroup (disks.sh)
 trap 'bmc_stop "$DEMO/bmcs"; bmc_stop "$DEMO/bmc-neo"; snmp_stop "$DEMO/switch";
-    stop_sshd; disks_cleanup "$DEMO/rig"' EXIT INT TERM
+    stop_sshd; disks_cleanup "$DEMO/rig"; pgsrv_stop "$DEMO/pg"' EXIT INT TERM
 run() {
 	printf '\n$ lab %s\n' "$*"
 	"$LAB" "$@" || printf '(exit %d)\n' "$?"
@@ -147,6 +148,25 @@ run report --runs
 # readings 'lab sensors --record' stored
 run history microserver1 --power
 run history neo --sensors
+
+# A team's lab (issue 22): the same lab, history and all, moved to a
+# throwaway PostgreSQL server on 127.0.0.1:55450 (its password only in
+# a pgpass file), then asked there as here
+echo
+if [ -x "${PGBIN:-/usr/lib/postgresql/15/bin}/initdb" ] &&
+    pgsrv_start "$DEMO/pg" 55450 >"$DEMO/pg.why" 2>&1 &&
+    pgsrv_psql 'CREATE DATABASE lab'; then
+	echo "--- PostgreSQL 15 on 127.0.0.1:55450, database lab"
+	PGURI=postgresql://lab@127.0.0.1:55450/lab
+	run db copy --to "$PGURI"
+	run --db "$PGURI" config
+	run --db "$PGURI" power status @nas
+	run --db "$PGURI" history microserver1 --power
+	run --db "$PGURI" report --runs
+else
+	echo "--- the PostgreSQL part is skipped: it needs postgresql-15" \
+	    "($(tail -1 "$DEMO/pg.why" 2>/dev/null))"
+fi
 
 # A quick disk bench (issue 18): host "rig" is three loop devices behind a
 # private sshd on 127.0.3.50:2222, disk 2's writes throttled to 11.3 MB/s

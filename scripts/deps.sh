@@ -40,7 +40,7 @@ test="$test mount"
 test="$test prometheus"
 # lab on PostgreSQL: libpq to build, a throwaway cluster in the tests
 build="$build libpq-dev"
-demo="$demo libpq-dev"
+demo="$demo libpq-dev postgresql-15 postgresql-client-15"
 test="$test libpq-dev postgresql-15 postgresql-client-15"
 # the VM's shares from this machine, userspace clients (tests/vm, issue 21)
 test="$test libnfs-utils libiscsi-bin"
