@@ -302,6 +302,19 @@ has out/history-csv.out "prov,storage,md-raid1"
 has reports/report.json 'md-raid1'
 ok
 
+# none_in FILE WHAT SECRET...: fails, showing where, if FILE holds one
+none_in() {
+	_f=$1
+	_what=$2
+	shift 2
+	for _s in "$@"; do
+		if grep -a -q -- "$_s" "$_f"; then
+			grep -a -n -- "$_s" "$_f" | head -5 >&2
+			fail "$_what is in $_f"
+		fi
+	done
+}
+
 # --- the same lab on PostgreSQL: its password only in the credentials
 # file's postgres: entry (libpq's pgpass file hidden)
 pgsrv_start "$T/pgsrv" 55441 || fail "a PostgreSQL cluster on 127.0.0.1:55441"
@@ -376,12 +389,8 @@ for f in "$T"/out/pg-* "$T"/pgtrace/* "$T/reports/pg.html" \
 	# only the PostgreSQL passwords are looked for
 	all="$S_PG $S_PGBAD $SECRETS"
 	case $f in "$T"/pgtrace/*) all="$S_PG $S_PGBAD" ;; esac
-	for s in $all; do
-		if grep -a -q -- "$s" "$f"; then
-			grep -a -n -- "$s" "$f" | head -5 >&2
-			fail "a secret (the PostgreSQL password?) is in $f"
-		fi
-	done
+	# shellcheck disable=SC2086
+	none_in "$f" "a secret (the PostgreSQL password?)" $all
 done
 ok
 
@@ -424,12 +433,8 @@ for f in "$T"/out/* "$T"/trace/* "$T"/reports/* "$T"/lab.db* "$T/clp/log" \
 			fail "$f does not start with the exec of lab"
 		all=$SECRETS ;;
 	esac
-	for s in $all; do
-		if grep -a -q -- "$s" "$f"; then
-			grep -a -n -- "$s" "$f" | head -5 >&2
-			fail "a secret of the credentials file is in $f"
-		fi
-	done
+	# shellcheck disable=SC2086
+	none_in "$f" "a secret of the credentials file" $all
 done
 ok
 
