@@ -401,6 +401,12 @@ pg_fail(struct lab_db *db, struct lab_err *err, const char *what)
 		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: %s: "
 		    "grant lab's user the privileges it needs", db->path, what,
 		    m);
+	/* disk_full, and the class's others (out of memory, too many
+	   connections): the server's own resources */
+	if (strncmp(c->state, "53", 2) == 0)
+		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: the "
+		    "server is out of room: %s: nothing was written; free "
+		    "space on the server, then run it again", db->path, what, m);
 	if (strcmp(c->state, "25006") == 0)
 		return lab_err_set(err, LAB_EXIT_ENV, "database '%s': %s: "
 		    "read-only: %s", db->path, what, m);
