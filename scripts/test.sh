@@ -8,8 +8,8 @@
 # test logs and exits non-zero if any test failed or was skipped.
 # The suite 'vm' ("lab in a box", tests/vm: a Debian VM under qemu; its
 # image is built on the first run, about 10 minutes, and cached in
-# /var/cache/lab-vm) is part of it and runs last, beside the fuzz and
-# valgrind suites only.
+# /var/cache/lab-vm) is part of it and runs last, beside the valgrind and
+# pg suites of the plain build only.
 set -eu
 cd "$(dirname "$0")/.."
 sh scripts/deps.sh test
@@ -34,26 +34,23 @@ logs=build-asan/meson-logs/testlog.json
 if [ $# -gt 0 ]; then
 	meson test -C build-asan --print-errorlogs "$@" || rc=$?
 else
-	# everything but the VM and the fuzzers, two at a time; then the VM
-	# (qemu TCG: one core) with, on the other core, the suites that only
-	# compute (fuzz, valgrind: no peers, no clocks), one at a time.
+	# everything but the VM, two at a time; then the VM (qemu TCG: one
+	# core) with, on the other core, one at a time, the plain build's
+	# valgrind suite and the PostgreSQL variants (suite pg: each in a
+	# network namespace of its own, so they cannot meet the VM's peers).
 	# Before, the second core sat idle through the VM's ~10 minutes.
-	meson test -C build-asan --print-errorlogs --no-suite vm \
-	    --no-suite fuzz || rc=$?
+	meson test -C build-asan --print-errorlogs --no-suite vm || rc=$?
 	vmlog=build-asan/meson-logs/vm-console.txt
 	meson test -C build-asan --no-rebuild --print-errorlogs --suite vm \
 	    --logbase testlog-vm >"$vmlog" 2>&1 &
 	vm=$!
 	trap 'kill "$vm" 2>/dev/null || :' INT TERM
-	meson test -C build-asan --no-rebuild --print-errorlogs --suite fuzz \
-	    --num-processes 1 --logbase testlog-fuzz || rc=$?
 	meson test -C build-werror --print-errorlogs --suite valgrind \
-	    --num-processes 1 || rc=$?
+	    --suite pg --num-processes 1 || rc=$?
 	wait "$vm" || rc=$?
 	trap - INT TERM
 	cat "$vmlog"
 	logs="$logs build-asan/meson-logs/testlog-vm.json"
-	logs="$logs build-asan/meson-logs/testlog-fuzz.json"
 	logs="$logs build-werror/meson-logs/testlog.json"
 fi
 
