@@ -7,16 +7,21 @@
 # password through PGPASSFILE only (a URI with one refused); lab config;
 # a wrong password, a server down, a missing database and a schema newer
 # than this lab (exit 3, one line naming the server); two imports at once;
-# an inventory with shares and mounts (its export, show, report and plan).
-# sh pg.sh LAB SRCDIR
+# an inventory with shares and mounts (its export, show, report and plan);
+# faults: a deadlock (an import, a switch discovery: run again, whole),
+# the server killed during an import.
+# sh pg.sh LAB SRCDIR [SNMP-FIXTURES]
 set -eu
 LAB=$1
 SRC=$2
+FIX=${3:-$SRC/../shared/fixtures/snmp}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PORT=55432
 missing=
 [ -x "$PGBIN/initdb" ] || missing="postgresql-15"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+command -v snmpsimd >/dev/null 2>&1 || missing="$missing snmpsim"
+command -v snmpget >/dev/null 2>&1 || missing="$missing snmp"
 if [ -n "$missing" ]; then
 	echo "pg.sh: needs $missing" >&2
 	[ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ] && exit 1
@@ -24,6 +29,11 @@ if [ -n "$missing" ]; then
 fi
 
 . "$SRC/tests/integration/harness.sh"
+. "$SRC/tests/integration/snmp.sh"
+[ -f "$FIX/ciscosb_sg350-10.snmprec" ] || {
+	echo "pg.sh: no SNMP captures in $FIX" >&2
+	exit 1
+}
 T=$(mktemp -d /tmp/lab-pg.XXXXXX)
 chmod 755 "$T"
 # the server refuses to run as root: as postgres, else nobody
@@ -41,6 +51,7 @@ cleanup() {
 		as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop \
 		    >/dev/null 2>&1 || :
 	fi
+	snmp_stop "$T/agent"
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
 harness_trap cleanup
@@ -506,6 +517,65 @@ cmp -s "$T/p8-export.out" "$T/ex-a.out" || cmp -s "$T/p8-export.out" "$T/ex-b.ou
 for f in "$T"/p8-report-*.out; do
 	grep -Eq '"hosts": (6|60|90),' "$f" || fail "a report saw half a lab: $f"
 done
+ok
+
+# --- a switch discovery in a deadlock: run again, whole ---------------
+# waits (bounded) until a session of psql5 holds TABLE in SHARE mode
+psql5() { "$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d lab5 "$@"; }
+held() {
+	i=0
+	until [ "$(psql5 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
+	    ON c.oid = l.relation WHERE c.relname = '$1' AND
+	    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "the lock on $1 was not taken"
+		sleep 0.1
+	done
+}
+mkdir -p "$T/agent/data"
+cp "$FIX/ciscosb_sg350-10.snmprec" "$T/agent/data/"
+SPORT=$(snmp_free_port)
+snmp_start "$T/agent" "$SPORT" ciscosb_sg350-10
+printf 'sg: {community: ciscosb_sg350-10}\n' >"$T/cred.yaml"
+chmod 600 "$T/cred.yaml"
+cat >"$T/sw.yaml" <<END
+switches:
+  - {name: sg, model: generic-switch, address: 127.0.0.1, port: $SPORT, snmp: {version: 2c, credential: sg, timeout: 2, retries: 0}}
+END
+U5=postgresql://lab@127.0.0.1:$PORT/lab5
+psqlp -c 'CREATE DATABASE lab5' || fail "create database lab5"
+run sw-import --db "$U5" import "$T/sw.yaml"
+[ "$(rc sw-import)" = 0 ] || fail "switch import: $(cat "$T/sw-import.err")"
+# the deadlock of the import's case, in the discovery's transaction: it
+# waits for switch_findings (having cleared the switch's other tables)
+# while the other session asks for its write lock; run again, whole
+d0=$(grep -c "deadlock detected" "$T/sock/pg.log" || :)
+psql5 -c 'BEGIN' -c 'LOCK TABLE switch_findings IN SHARE MODE' \
+    -c "SET LOCAL deadlock_timeout = '20s'" \
+    -c "DO \$\$ BEGIN WHILE NOT EXISTS (SELECT 1 FROM pg_locks AS l JOIN
+        pg_class AS c ON c.oid = l.relation WHERE c.relname =
+        'switch_findings' AND NOT l.granted) LOOP PERFORM pg_sleep(0.05);
+        END LOOP; END \$\$" \
+    -c 'SELECT pg_advisory_xact_lock(7243011)' -c 'COMMIT' \
+    >"$T/locker.out" 2>&1 & locker=$!
+held switch_findings
+run sw-deadlock --db "$U5" switch discover sg
+wait "$locker" || fail "the other session: $(cat "$T/locker.out")"
+[ "$(rc sw-deadlock)" = 0 ] ||
+	fail "a discovery in a deadlock: exit $(rc sw-deadlock): $(cat "$T/sw-deadlock.err")"
+[ "$(grep -c "deadlock detected" "$T/sock/pg.log")" -gt "$d0" ] ||
+	fail "no deadlock happened in the discovery"
+run sw-ports --db "$U5" switch ports sg --json
+has sw-ports.out '"ifindex"'
+run sw-import-sq --db "$T/sw.db" import "$T/sw.yaml"
+run sw-disc-sq --db "$T/sw.db" switch discover sg
+run sw-ports-sq --db "$T/sw.db" switch ports sg --json
+sed -E 's/"(seen_at|discovered_at)": [^,]*/"\1": 0/g' "$T/sw-ports.out" >"$T/sw-ports.cmp"
+sed -E 's/"(seen_at|discovered_at)": [^,]*/"\1": 0/g' "$T/sw-ports-sq.out" >"$T/sw-ports-sq.cmp"
+cmp -s "$T/sw-ports.cmp" "$T/sw-ports-sq.cmp" || {
+	diff "$T/sw-ports-sq.cmp" "$T/sw-ports.cmp" >&2 || :
+	fail "a discovery run again after a deadlock: not the SQLite one"
+}
 ok
 
 echo "pg.sh: $n groups of checks passed"
