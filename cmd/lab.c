@@ -705,6 +705,7 @@ audit(struct lab_call *call, int argc, char **argv, int rc,
 	struct lab_audit	 a;
 	struct lab_err		 e;
 	struct passwd		*pw = getpwuid(getuid());
+	const char		*said;
 	char			*line, *msg;
 
 	if (call->db == NULL || !(call->verb->flags & LAB_VERB_MUTATES) ||
@@ -720,15 +721,16 @@ audit(struct lab_call *call, int argc, char **argv, int rc,
 	a.argv = line;
 	a.result = rc;
 	/* a message may quote a URL: its password stays out of the log */
-	msg = lab_url_redact(err->code != LAB_EXIT_OK ? err->msg :
-	    call->audit_msg[0] != '\0' ? call->audit_msg : NULL);
+	said = err->code != LAB_EXIT_OK ? err->msg :
+	    call->audit_msg[0] != '\0' ? call->audit_msg : NULL;
+	msg = lab_url_redact(said);
 	a.message = msg;
 	lab_err_init(&e);
 	/* not a second line when the command failed on this database too
-	   (read-only, the server gone): its error says it */
+	   (read-only, the server gone), or a target did (a switch's
+	   discovery it could not store): its error says it */
 	if (lab_db_audit_add(call->db, &a, &e) == -1 &&
-	    (rc != LAB_EXIT_ENV || strstr(err->msg,
-	    lab_db_path(call->db)) == NULL))
+	    (said == NULL || strstr(said, lab_db_path(call->db)) == NULL))
 		fprintf(stderr, "lab: %s: %s\n", call->label, e.msg);
 	free(msg);
 	free(line);

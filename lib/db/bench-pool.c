@@ -51,22 +51,23 @@ store_rows(struct lab_db *db, int64_t id, const struct lab_pool_run *run,
 	return 0;
 }
 
-int
-lab_db_pool_store(struct lab_db *db, struct lab_pool_run *run,
-    struct lab_err *err)
-{
-	struct db_stmt	*st = NULL;
-	int64_t		 id;
+struct pool_store {
+	const struct lab_pool_run	*run;
+	int64_t				 id;	/* out */
+};
 
-	if (run->host == NULL || run->pool == NULL)
-		return lab_err_set(err, LAB_EXIT_INPUT, "pool run without a "
-		    "host or a pool");
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+static int
+pool_store_tx(struct lab_db *db, void *arg, struct lab_err *err)
+{
+	struct pool_store		*a = arg;
+	const struct lab_pool_run	*run = a->run;
+	struct db_stmt			*st;
+	int				 rc;
+
 	if (lab_db_prepare(db, "INSERT INTO pool_runs (host, pool, props, "
 	    "repeat, started_at, finished_at, status, message, left_behind) "
 	    "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)", &st, err) == -1)
-		goto fail;
+		return -1;
 	lab_db_bind_text(st, 1, run->host);
 	lab_db_bind_text(st, 2, run->pool);
 	lab_db_bind_text(st, 3, run->props != NULL ? run->props : "");
@@ -77,23 +78,31 @@ lab_db_pool_store(struct lab_db *db, struct lab_pool_run *run,
 	lab_db_bind_text(st, 7, lab_bench_status_name(run->status));
 	lab_db_bind_text(st, 8, run->message);
 	lab_db_bind_text(st, 9, run->left);
-	if (lab_db_step(st) != DB_DONE) {
-		lab_db_fail(db, err, "store pool run");
-		goto fail;
-	}
-	id = lab_db_last_id(db);
+	rc = lab_db_step(st);
+	lab_db_finalize(st);
+	if (rc != DB_DONE)
+		return lab_db_fail(db, err, "store pool run");
+	a->id = lab_db_last_id(db);
 	/* a failed run keeps no partial figure */
-	if (run->status == LAB_BENCH_DONE && store_rows(db, id, run, err) == -1)
-		goto fail;
-	lab_db_finalize(st);
-	if (lab_db_commit(db, err) == -1)
+	if (run->status == LAB_BENCH_DONE &&
+	    store_rows(db, a->id, run, err) == -1)
 		return -1;
-	run->id = id;
 	return 0;
-fail:
-	lab_db_finalize(st);
-	lab_db_rollback(db);
-	return -1;
+}
+
+int
+lab_db_pool_store(struct lab_db *db, struct lab_pool_run *run,
+    struct lab_err *err)
+{
+	struct pool_store	a = { run, 0 };
+
+	if (run->host == NULL || run->pool == NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "pool run without a "
+		    "host or a pool");
+	if (lab_db_tx(db, pool_store_tx, &a, err) == -1)
+		return -1;
+	run->id = a.id;
+	return 0;
 }
 
 /* The rows of run id into run. */

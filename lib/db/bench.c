@@ -91,24 +91,24 @@ store_disk(struct lab_db *db, int64_t run_id, const char *host,
 	return 0;
 }
 
-int
-lab_db_bench_store(struct lab_db *db, struct lab_bench_run *run,
-    struct lab_err *err)
-{
-	struct db_stmt	*st = NULL, *dst = NULL, *rst = NULL;
-	int64_t		 id;
-	size_t		 i;
-	int		 done = run->status == LAB_BENCH_DONE;
+struct bench_store {
+	const struct lab_bench_run	*run;
+	int64_t				 id;	/* out */
+};
 
-	if (run->host == NULL || *run->host == '\0')
-		return lab_err_set(err, LAB_EXIT_INPUT, "bench run without a "
-		    "host");
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+static int
+bench_store_tx(struct lab_db *db, void *arg, struct lab_err *err)
+{
+	struct bench_store		*a = arg;
+	const struct lab_bench_run	*run = a->run;
+	struct db_stmt			*st = NULL, *dst = NULL, *rst = NULL;
+	size_t				 i;
+	int				 rc = -1;
+
 	if (lab_db_prepare(db, "INSERT INTO bench_runs (host, profile, "
 	    "started_at, finished_at, status, message) VALUES (?1, ?2, ?3, "
 	    "?4, ?5, ?6)", &st, err) == -1)
-		goto fail;
+		goto out;
 	lab_db_bind_text(st, 1, run->host);
 	lab_db_bind_text(st, 2, run->profile != NULL ? run->profile :
 	    "quick");
@@ -119,11 +119,11 @@ lab_db_bench_store(struct lab_db *db, struct lab_bench_run *run,
 	lab_db_bind_text(st, 6, run->message);
 	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "store bench run");
-		goto fail;
+		goto out;
 	}
-	id = lab_db_last_id(db);
+	a->id = lab_db_last_id(db);
 	/* a failed (or unfinished) run keeps no partial result */
-	if (done && run->disks.n > 0) {
+	if (run->status == LAB_BENCH_DONE && run->disks.n > 0) {
 		if (lab_db_prepare(db, "INSERT INTO bench_disks (run_id, host, "
 		    "slot, device, serial, model, kind, controller, "
 		    "smart_health, smart_model, smart_serial, smart_firmware, "
@@ -135,25 +135,33 @@ lab_db_bench_store(struct lab_db *db, struct lab_bench_run *run,
 		    "test, target_kind, target, why, mb_s, iops, lat_mean_ms, "
 		    "lat_p99_ms) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9)",
 		    &rst, err) == -1)
-			goto fail;
+			goto out;
 		for (i = 0; i < run->disks.n; i++)
-			if (store_disk(db, id, run->host, &run->disks.v[i], dst,
-			    rst, err) == -1)
-				goto fail;
+			if (store_disk(db, a->id, run->host, &run->disks.v[i],
+			    dst, rst, err) == -1)
+				goto out;
 	}
+	rc = 0;
+out:
 	lab_db_finalize(st);
 	lab_db_finalize(dst);
 	lab_db_finalize(rst);
-	if (lab_db_commit(db, err) == -1)
+	return rc;
+}
+
+int
+lab_db_bench_store(struct lab_db *db, struct lab_bench_run *run,
+    struct lab_err *err)
+{
+	struct bench_store	a = { run, 0 };
+
+	if (run->host == NULL || *run->host == '\0')
+		return lab_err_set(err, LAB_EXIT_INPUT, "bench run without a "
+		    "host");
+	if (lab_db_tx(db, bench_store_tx, &a, err) == -1)
 		return -1;
-	run->id = id;
+	run->id = a.id;
 	return 0;
-fail:
-	lab_db_finalize(st);
-	lab_db_finalize(dst);
-	lab_db_finalize(rst);
-	lab_db_rollback(db);
-	return -1;
 }
 
 #define DISK_COLS "d.id, d.run_id, r.started_at, d.host, d.slot, " \

@@ -11,19 +11,25 @@ state_text(const struct lab_bmc_result *r)
 	return r->state == LAB_POWER_UNKNOWN ? NULL : lab_power_name(r->state);
 }
 
-/* Records a run in one transaction. */
-int
-lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
-    const struct lab_bmc_result *res, size_t n, int64_t now,
-    const char *source, struct lab_err *err)
-{
-	struct db_stmt	*ev = NULL, *st = NULL;
-	const char	*detail;
-	size_t		 i;
-	int		 rc = -1;
+struct bmc_run {
+	enum lab_bmc_verb		 verb;
+	const struct lab_bmc_result	*res;
+	size_t				 n;
+	int64_t				 now;
+	const char			*source;
+};
 
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+static int
+record_tx(struct lab_db *db, void *arg, struct lab_err *err)
+{
+	const struct bmc_run	*a = arg;
+	enum lab_bmc_verb	 verb = a->verb;
+	int64_t			 now = a->now;
+	struct db_stmt		*ev = NULL, *st = NULL;
+	const char		*detail;
+	size_t			 i;
+	int			 rc = -1;
+
 	if (lab_db_prepare(db, "INSERT INTO power_events (host_id, time, action, "
 	    "ok, state, detail, error, source) SELECT id, ?2, ?3, ?4, ?5, ?6, ?7, "
 	    "?8 "
@@ -38,8 +44,8 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 	    "bmc_reachable = excluded.bmc_reachable, error = excluded.error",
 	    &st, err) == -1)
 		goto out;
-	for (i = 0; i < n; i++) {
-		const struct lab_bmc_result	*r = &res[i];
+	for (i = 0; i < a->n; i++) {
+		const struct lab_bmc_result	*r = &a->res[i];
 
 		/*
 		 * a dry run or a host with no BMC observed nothing; nor did a
@@ -61,7 +67,7 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 		lab_db_bind_text(ev, 5, state_text(r));
 		lab_db_bind_text(ev, 6, r->reachable ? detail : NULL);
 		lab_db_bind_text(ev, 7, r->err.code ? r->err.msg : NULL);
-		lab_db_bind_text(ev, 8, source);
+		lab_db_bind_text(ev, 8, a->source);
 		if (lab_db_step(ev) != DB_DONE) {
 			lab_db_fail(db, err, "record power event");
 			goto out;
@@ -85,13 +91,22 @@ lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
 			lab_db_reset(st);
 		}
 	}
-	rc = lab_db_commit(db, err);
+	rc = 0;
 out:
 	lab_db_finalize(ev);
 	lab_db_finalize(st);
-	if (rc == -1)
-		lab_db_rollback(db);
 	return rc;
+}
+
+/* Records a run in one transaction. */
+int
+lab_db_bmc_record(struct lab_db *db, enum lab_bmc_verb verb,
+    const struct lab_bmc_result *res, size_t n, int64_t now,
+    const char *source, struct lab_err *err)
+{
+	struct bmc_run	a = { verb, res, n, now, source };
+
+	return lab_db_tx(db, record_tx, &a, err);
 }
 
 /* The last known power state of a host. */

@@ -52,36 +52,37 @@ store_disk(struct lab_db *db, int64_t run_id, const char *host,
 	return 0;
 }
 
-int
-lab_db_burnin_store(struct lab_db *db, const struct lab_burnin_host *h,
-    int64_t started_at, int64_t finished_at, int64_t *run_id,
-    struct lab_err *err)
-{
-	struct db_stmt	*st = NULL, *dst = NULL;
-	int64_t		 id;
-	size_t		 i;
+struct burnin_run {
+	const struct lab_burnin_host	*h;
+	int64_t				 started_at, finished_at;
+	int64_t				 id;	/* out */
+};
 
-	if (h->host == NULL || *h->host == '\0')
-		return lab_err_set(err, LAB_EXIT_INPUT, "burn-in without a "
-		    "host");
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+static int
+store_tx(struct lab_db *db, void *arg, struct lab_err *err)
+{
+	struct burnin_run		*a = arg;
+	const struct lab_burnin_host	*h = a->h;
+	struct db_stmt			*st = NULL, *dst = NULL;
+	size_t				 i;
+	int				 rc = -1;
+
 	if (lab_db_prepare(db, "INSERT INTO bench_runs (host, profile, "
 	    "started_at, finished_at, status, message) VALUES (?1, 'burnin', "
 	    "?2, ?3, ?4, ?5)", &st, err) == -1)
-		goto fail;
+		goto out;
 	lab_db_bind_text(st, 1, h->host);
-	lab_db_bind_int64(st, 2, started_at);
-	if (finished_at > 0)
-		lab_db_bind_int64(st, 3, finished_at);
+	lab_db_bind_int64(st, 2, a->started_at);
+	if (a->finished_at > 0)
+		lab_db_bind_int64(st, 3, a->finished_at);
 	lab_db_bind_text(st, 4, lab_bench_status_name(h->status));
 	lab_db_bind_text(st, 5, h->status == LAB_BENCH_FAILED ? h->err.msg :
 	    NULL);
 	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "store burn-in run");
-		goto fail;
+		goto out;
 	}
-	id = lab_db_last_id(db);
+	a->id = lab_db_last_id(db);
 	/* a failed run keeps no partial result */
 	if (h->status == LAB_BENCH_DONE && h->ndisks > 0) {
 		if (lab_db_prepare(db, "INSERT INTO bench_disks (run_id, host, "
@@ -96,21 +97,31 @@ lab_db_burnin_store(struct lab_db *db, const struct lab_burnin_host *h,
 		    "?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14, ?15, ?16, ?17, "
 		    "?18, ?19, ?20, ?21, ?22, ?23, ?24, ?25, ?26, ?27, ?28)",
 		    &dst, err) == -1)
-			goto fail;
+			goto out;
 		for (i = 0; i < h->ndisks; i++)
-			if (store_disk(db, id, h->host, &h->disks[i], dst,
+			if (store_disk(db, a->id, h->host, &h->disks[i], dst,
 			    err) == -1)
-				goto fail;
+				goto out;
 	}
+	rc = 0;
+out:
 	lab_db_finalize(st);
 	lab_db_finalize(dst);
-	if (lab_db_commit(db, err) == -1)
+	return rc;
+}
+
+int
+lab_db_burnin_store(struct lab_db *db, const struct lab_burnin_host *h,
+    int64_t started_at, int64_t finished_at, int64_t *run_id,
+    struct lab_err *err)
+{
+	struct burnin_run	a = { h, started_at, finished_at, 0 };
+
+	if (h->host == NULL || *h->host == '\0')
+		return lab_err_set(err, LAB_EXIT_INPUT, "burn-in without a "
+		    "host");
+	if (lab_db_tx(db, store_tx, &a, err) == -1)
 		return -1;
-	*run_id = id;
+	*run_id = a.id;
 	return 0;
-fail:
-	lab_db_finalize(st);
-	lab_db_finalize(dst);
-	lab_db_rollback(db);
-	return -1;
 }

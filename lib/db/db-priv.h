@@ -56,6 +56,22 @@ lab_db_conflict(struct lab_db *db)
 	return db->drv->conflict != NULL && db->drv->conflict(db);
 }
 
+/*
+ * A write transaction's work: statements only, no BEGIN or COMMIT. It may
+ * run more than once (lab_db_tx): whatever it builds it starts afresh,
+ * and what it hands back it leaves in arg, for the caller to take once
+ * lab_db_tx succeeded.
+ */
+typedef int	lab_db_tx_fn(struct lab_db *, void *arg, struct lab_err *err);
+
+/*
+ * Runs fn in a write transaction of its own: begin, fn, commit; rolled
+ * back when any fails. A transaction the server ended for a conflict
+ * runs again from its begin, LAB_DB_TRIES runs at most, then its error.
+ */
+int	lab_db_tx(struct lab_db *, lab_db_tx_fn *fn, void *arg,
+	    struct lab_err *err);
+
 /* Whether a transaction is open on the connection. */
 static inline int
 lab_db_in_tx(struct lab_db *db)

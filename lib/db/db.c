@@ -90,35 +90,38 @@ schema_version(struct lab_db *db, int *v, struct lab_err *err)
 	return 0;
 }
 
+/* The migrations past the version read in the transaction. */
 static int
-migrate(struct lab_db *db, struct lab_err *err)
+migrate_tx(struct lab_db *db, void *arg, struct lab_err *err)
 {
 	int	v = 0, i;
 
-	if (schema_version(db, &v, err) == -1)
-		return -1;
-	if (v == NMIGRATIONS)
-		return 0;
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+	(void)arg;
 	/* another process may have migrated while we waited for the lock */
 	if (user_version(db, &v, err) == -1)
-		goto fail;
+		return -1;
 	db->fresh = v == 0;
 	for (i = v; i < NMIGRATIONS; i++) {
 		if (lab_db_exec(db, strcmp(db->drv->name, "postgresql") == 0 ?
 		    schema_migrations_pg[i] : schema_migrations[i],
 		    "migrate schema", err) == -1)
-			goto fail;
-		if (db->drv->version_set(db, i + 1) != DB_OK) {
-			lab_db_fail(db, err, "migrate schema");
-			goto fail;
-		}
+			return -1;
+		if (db->drv->version_set(db, i + 1) != DB_OK)
+			return lab_db_fail(db, err, "migrate schema");
 	}
-	return lab_db_commit(db, err);
-fail:
-	lab_db_rollback(db);
-	return -1;
+	return 0;
+}
+
+static int
+migrate(struct lab_db *db, struct lab_err *err)
+{
+	int	v = 0;
+
+	if (schema_version(db, &v, err) == -1)
+		return -1;
+	if (v == NMIGRATIONS)
+		return 0;
+	return lab_db_tx(db, migrate_tx, NULL, err);
 }
 
 /* Read-only: the schema must be this lab's, since it cannot migrate it. */
@@ -236,6 +239,23 @@ lab_db_begin(struct lab_db *db, struct lab_err *err)
 		return -1;
 	db->in_tx = 1;
 	return 0;
+}
+
+/* fn in a write transaction, run again when a conflict ended it. */
+int
+lab_db_tx(struct lab_db *db, lab_db_tx_fn *fn, void *arg, struct lab_err *err)
+{
+	int	i;
+
+	for (i = 1;; i++) {
+		if (lab_db_begin(db, err) == 0 && fn(db, arg, err) == 0 &&
+		    lab_db_commit(db, err) == 0)
+			return 0;
+		lab_db_rollback(db);
+		if (i >= LAB_DB_TRIES || !lab_db_conflict(db))
+			return -1;
+		lab_err_init(err);
+	}
 }
 
 /* Commits the open transaction. */

@@ -269,30 +269,29 @@ out:
 	return rc;
 }
 
-int
-lab_db_facts_put(struct lab_db *db, const char *kind, const char *subject,
-    const struct lab_fact_kv *kv, size_t n,
-    const struct lab_fact_findings *findings, int64_t now,
-    struct lab_err *err)
+struct facts_put {
+	const char			 *kind, *subject;
+	const struct lab_fact_kv	**sv;	/* sorted by key */
+	size_t				  ns;
+	const struct lab_fact_findings	 *findings;
+	int64_t				  now;
+};
+
+static int
+facts_put_tx(struct lab_db *db, void *arg, struct lab_err *err)
 {
-	const struct lab_fact_kv	**sv = NULL;
+	const struct facts_put		 *a = arg;
+	const struct lab_fact_kv	**sv = a->sv;
 	struct cur			 *c = NULL;
 	char				 *keep = NULL;
-	size_t				  ns, nc = 0, i, j;
-	int				  cmp;
+	size_t				  ns = a->ns, nc = 0, i, j;
+	int				  cmp, rc = -1;
 
-	if (kind_ok(kind, subject, err) == -1 ||
-	    sorted_kv(kv, n, subject, &sv, &ns, err) == -1)
-		return -1;
-	if (lab_db_begin(db, err) == -1) {
-		free(sv);
-		return -1;
-	}
-	if (read_current(db, kind, subject, &c, &nc, err) == -1)
-		goto fail;
+	if (read_current(db, a->kind, a->subject, &c, &nc, err) == -1)
+		goto out;
 	if (nc > 0 && (keep = calloc(nc, 1)) == NULL) {
 		lab_err_oom(err);
-		goto fail;
+		goto out;
 	}
 	/* both sorted by key: a current row is kept when its value is seen */
 	for (i = 0, j = 0; i < nc && j < ns; ) {
@@ -304,21 +303,35 @@ lab_db_facts_put(struct lab_db *db, const char *kind, const char *subject,
 		if (cmp >= 0)
 			j++;
 	}
-	if (close_rows(db, kind, subject, c, keep, nc, now, err) == -1 ||
-	    open_rows(db, kind, subject, sv, ns, c, nc, now, err) == -1 ||
-	    (findings != NULL && put_findings(db, kind, subject, findings,
-	    now, err) == -1))
-		goto fail;
+	if (close_rows(db, a->kind, a->subject, c, keep, nc, a->now,
+	    err) == -1 ||
+	    open_rows(db, a->kind, a->subject, sv, ns, c, nc, a->now,
+	    err) == -1 ||
+	    (a->findings != NULL && put_findings(db, a->kind, a->subject,
+	    a->findings, a->now, err) == -1))
+		goto out;
+	rc = 0;
+out:
 	cur_free(c, nc);
 	free(keep);
-	free(sv);
-	return lab_db_commit(db, err);
-fail:
-	lab_db_rollback(db);
-	cur_free(c, nc);
-	free(keep);
-	free(sv);
-	return -1;
+	return rc;
+}
+
+int
+lab_db_facts_put(struct lab_db *db, const char *kind, const char *subject,
+    const struct lab_fact_kv *kv, size_t n,
+    const struct lab_fact_findings *findings, int64_t now,
+    struct lab_err *err)
+{
+	struct facts_put	a = { kind, subject, NULL, 0, findings, now };
+	int			rc;
+
+	if (kind_ok(kind, subject, err) == -1 ||
+	    sorted_kv(kv, n, subject, &a.sv, &a.ns, err) == -1)
+		return -1;
+	rc = lab_db_tx(db, facts_put_tx, &a, err);
+	free(a.sv);
+	return rc;
 }
 
 int

@@ -110,19 +110,25 @@ lab_power_events_free(struct lab_power_event *v, size_t n)
 	free(v);
 }
 
-int
-lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
-    size_t n, int64_t now, const char *source, int64_t *run,
-    struct lab_err *err)
+struct bmc_rows {
+	const struct lab_bmc_result	*res;
+	size_t				 n;
+	int64_t				 now;
+	const char			*source;
+	int64_t				 run;	/* out: sensors */
+	size_t				 added;	/* out: SEL entries */
+};
+
+static int
+sensors_tx(struct lab_db *db, void *arg, struct lab_err *err)
 {
+	struct bmc_rows	*a = arg;
 	struct db_stmt	*st = NULL, *q = NULL;
-	int64_t		 id = 0;
+	int64_t		 id;
 	size_t		 i, k, stored = 0;
 	int		 rc = -1;
 
-	*run = 0;
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+	a->run = 0;
 	if (lab_db_prepare(db, "SELECT coalesce(max(run), 0) + 1 FROM "
 	    "sensor_readings", &q, err) == -1 ||
 	    lab_db_prepare(db, "INSERT INTO sensor_readings (host_id, run, "
@@ -135,8 +141,8 @@ lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
 		goto out;
 	}
 	id = lab_db_column_int64(q, 0);
-	for (i = 0; i < n; i++) {
-		const struct lab_bmc_result	*r = &res[i];
+	for (i = 0; i < a->n; i++) {
+		const struct lab_bmc_result	*r = &a->res[i];
 
 		/* what failed says nothing of the sensors: no reading */
 		if (!r->ok || r->no_bmc || !r->reachable)
@@ -148,7 +154,7 @@ lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
 				continue;
 			lab_db_bind_text(st, 1, r->host);
 			lab_db_bind_int64(st, 2, id);
-			lab_db_bind_int64(st, 3, now);
+			lab_db_bind_int64(st, 3, a->now);
 			lab_db_bind_text(st, 4, s->name);
 			lab_db_bind_text(st, 5, s->type);
 			lab_db_bind_text(st, 6, s->unit);
@@ -157,7 +163,7 @@ lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
 			else
 				lab_db_bind_null(st, 7);
 			lab_db_bind_text(st, 8, s->state);
-			lab_db_bind_text(st, 9, source);
+			lab_db_bind_text(st, 9, a->source);
 			if (lab_db_step(st) != DB_DONE) {
 				lab_db_fail(db, err, "record sensors");
 				goto out;
@@ -166,15 +172,27 @@ lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
 			stored++;
 		}
 	}
-	rc = lab_db_commit(db, err);
+	if (stored > 0)
+		a->run = id;
+	rc = 0;
 out:
 	lab_db_finalize(q);
 	lab_db_finalize(st);
-	if (rc == -1)
-		lab_db_rollback(db);
-	else if (stored > 0)
-		*run = id;
 	return rc;
+}
+
+int
+lab_db_sensors_record(struct lab_db *db, const struct lab_bmc_result *res,
+    size_t n, int64_t now, const char *source, int64_t *run,
+    struct lab_err *err)
+{
+	struct bmc_rows	a = { res, n, now, source, 0, 0 };
+
+	*run = 0;
+	if (lab_db_tx(db, sensors_tx, &a, err) == -1)
+		return -1;
+	*run = a.run;
+	return 0;
 }
 
 int
@@ -360,25 +378,21 @@ lab_db_report_temperatures(struct lab_db *db, int64_t since,
 	return 0;
 }
 
-int
-lab_db_sel_record(struct lab_db *db, const struct lab_bmc_result *res,
-    size_t n, int64_t now, const char *source, size_t *added,
-    struct lab_err *err)
+static int
+sel_tx(struct lab_db *db, void *arg, struct lab_err *err)
 {
-	struct db_stmt	*st = NULL;
+	struct bmc_rows	*a = arg;
+	struct db_stmt	*st;
 	size_t		 i, k;
-	int		 rc = -1;
 
-	*added = 0;
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+	a->added = 0;
 	if (lab_db_prepare(db, "INSERT INTO sel_entries (host_id, record_id, "
 	    "time, sensor, event, first_seen, source) SELECT id, ?2, ?3, ?4, "
 	    "?5, ?6, ?7 FROM hosts WHERE name = ?1 ON CONFLICT DO NOTHING",
 	    &st, err) == -1)
-		goto out;
-	for (i = 0; i < n; i++) {
-		const struct lab_bmc_result	*r = &res[i];
+		return -1;
+	for (i = 0; i < a->n; i++) {
+		const struct lab_bmc_result	*r = &a->res[i];
 
 		if (!r->ok || r->no_bmc || !r->reachable)
 			continue;
@@ -390,24 +404,33 @@ lab_db_sel_record(struct lab_db *db, const struct lab_bmc_result *res,
 			lab_db_bind_int64(st, 3, e->time > 0 ? e->time : 0);
 			lab_db_bind_text(st, 4, e->sensor);
 			lab_db_bind_text(st, 5, e->event);
-			lab_db_bind_int64(st, 6, now);
-			lab_db_bind_text(st, 7, source);
+			lab_db_bind_int64(st, 6, a->now);
+			lab_db_bind_text(st, 7, a->source);
 			if (lab_db_step(st) != DB_DONE) {
-				lab_db_fail(db, err, "record SEL entries");
-				goto out;
+				lab_db_finalize(st);
+				return lab_db_fail(db, err,
+				    "record SEL entries");
 			}
-			*added += (size_t)lab_db_changes(db);
+			a->added += (size_t)lab_db_changes(db);
 			lab_db_reset(st);
 		}
 	}
-	rc = lab_db_commit(db, err);
-out:
 	lab_db_finalize(st);
-	if (rc == -1) {
-		lab_db_rollback(db);
-		*added = 0;
-	}
-	return rc;
+	return 0;
+}
+
+int
+lab_db_sel_record(struct lab_db *db, const struct lab_bmc_result *res,
+    size_t n, int64_t now, const char *source, size_t *added,
+    struct lab_err *err)
+{
+	struct bmc_rows	a = { res, n, now, source, 0, 0 };
+
+	*added = 0;
+	if (lab_db_tx(db, sel_tx, &a, err) == -1)
+		return -1;
+	*added = a.added;
+	return 0;
 }
 
 int

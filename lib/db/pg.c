@@ -500,6 +500,15 @@ static const struct db_driver pg_driver = {
 	.close = pg_close,
 };
 
+/* lib/ never prints: the server's notices and warnings (a shutdown's
+   'terminating connection') are not libpq's to write to stderr */
+static void
+notice_drop(void *arg, const char *msg)
+{
+	(void)arg;
+	(void)msg;
+}
+
 /* Connects to the server db->path names. */
 int
 lab_db_pg_open(struct lab_db *db, int flags, const char *password,
@@ -531,6 +540,7 @@ lab_db_pg_open(struct lab_db *db, int flags, const char *password,
 	c->c = PQconnectdbParams(keys, vals, 1);
 	if (c->c == NULL)
 		return lab_err_oom(err);
+	PQsetNoticeProcessor(c->c, notice_drop, NULL);
 	if (PQstatus(c->c) != CONNECTION_OK) {
 		const char	*m = PQerrorMessage(c->c);
 

@@ -25,56 +25,76 @@ exec_done(struct lab_db *db, struct db_stmt *st, const char *what,
 	return 0;
 }
 
-int
-lab_db_run_begin(struct lab_db *db, const struct lab_plan *p,
-    const char *plan_json, const struct lab_owner *owner, int64_t now,
-    int64_t *run_id, struct lab_err *err)
-{
-	struct db_stmt	*st = NULL;
-	size_t		 i;
+struct run_rec {
+	const struct lab_plan	*p;
+	const char		*plan_json;
+	const struct lab_owner	*owner;
+	int64_t			 now;
+	int64_t			 id;	/* the run: out of begin, into end */
+	enum lab_run_status	 status;
+	size_t			 failed_step;
+	const char		*message;
+};
 
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+static int
+run_begin_tx(struct lab_db *db, void *arg, struct lab_err *err)
+{
+	struct run_rec		*a = arg;
+	const struct lab_plan	*p = a->p;
+	struct db_stmt		*st;
+	size_t			 i;
+
 	if (lab_db_run_lock(db, p->host, err) == -1)
-		goto fail;
+		return -1;
 	if (lab_db_prepare(db, "INSERT INTO provision_runs (host, kind, layout, "
 	    "plan, started_at, status, owner_pid, owner_start, owner_boot, "
 	    "owner_machine) VALUES (?1, ?2, ?3, ?4, ?5, 'running', ?6, ?7, "
 	    "?8, ?9)", &st, err) == -1)
-		goto fail;
+		return -1;
 	lab_db_bind_text(st, 1, p->host);
 	lab_db_bind_text(st, 2, p->kind);
 	lab_db_bind_text(st, 3, p->layout);
-	lab_db_bind_text(st, 4, plan_json != NULL && *plan_json != '\0' ?
-	    plan_json : "{}");
-	lab_db_bind_int64(st, 5, now);
-	lab_db_bind_int64(st, 6, owner->pid);
-	lab_db_bind_int64(st, 7, owner->start);
-	lab_db_bind_text(st, 8, owner->boot);
-	lab_db_bind_text(st, 9, owner->machine);
+	lab_db_bind_text(st, 4, a->plan_json != NULL &&
+	    *a->plan_json != '\0' ? a->plan_json : "{}");
+	lab_db_bind_int64(st, 5, a->now);
+	lab_db_bind_int64(st, 6, a->owner->pid);
+	lab_db_bind_int64(st, 7, a->owner->start);
+	lab_db_bind_text(st, 8, a->owner->boot);
+	lab_db_bind_text(st, 9, a->owner->machine);
 	if (exec_done(db, st, "record the run", err) == -1)
-		goto fail;
-	*run_id = lab_db_last_id(db);
+		return -1;
+	a->id = lab_db_last_id(db);
 	if (lab_db_prepare(db, "INSERT INTO provision_steps (run_id, position, "
 	    "kind, text) VALUES (?1, ?2, ?3, ?4)", &st, err) == -1)
-		goto fail;
+		return -1;
 	for (i = 0; i < p->nsteps; i++) {
-		lab_db_bind_int64(st, 1, *run_id);
+		lab_db_bind_int64(st, 1, a->id);
 		lab_db_bind_int64(st, 2, (int64_t)i);
 		lab_db_bind_text(st, 3, step_kinds[p->steps[i].kind]);
 		lab_db_bind_text(st, 4, p->steps[i].text);
 		if (lab_db_step(st) != DB_DONE) {
 			lab_db_fail(db, err, "record the run's steps");
 			lab_db_finalize(st);
-			goto fail;
+			return -1;
 		}
 		lab_db_reset(st);
 	}
 	lab_db_finalize(st);
-	return lab_db_commit(db, err);
-fail:
-	lab_db_rollback(db);
-	return -1;
+	return 0;
+}
+
+int
+lab_db_run_begin(struct lab_db *db, const struct lab_plan *p,
+    const char *plan_json, const struct lab_owner *owner, int64_t now,
+    int64_t *run_id, struct lab_err *err)
+{
+	struct run_rec	a = { p, plan_json, owner, now, 0, LAB_RUN_DONE, 0,
+			    NULL };
+
+	if (lab_db_tx(db, run_begin_tx, &a, err) == -1)
+		return -1;
+	*run_id = a.id;
+	return 0;
 }
 
 int
@@ -151,35 +171,39 @@ store_members(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
 	return 0;
 }
 
-int
-lab_db_run_end(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
-    enum lab_run_status status, size_t failed_step, const char *message,
-    int64_t now, struct lab_err *err)
+static int
+run_end_tx(struct lab_db *db, void *arg, struct lab_err *err)
 {
-	struct db_stmt	*st;
+	const struct run_rec	*a = arg;
+	struct db_stmt		*st;
 
 	if (lab_db_prepare(db, "UPDATE provision_runs SET finished_at = ?2, "
 	    "status = ?3, failed_step = ?4, message = ?5 WHERE id = ?1",
 	    &st, err) == -1)
 		return -1;
-	lab_db_bind_int64(st, 1, run_id);
-	lab_db_bind_int64(st, 2, (int64_t)now);
-	lab_db_bind_text(st, 3, lab_run_status_name(status));
-	if (status != LAB_RUN_DONE)
-		lab_db_bind_int64(st, 4, (int64_t)failed_step);
-	lab_db_bind_text(st, 5, message != NULL && *message != '\0' ? message :
-	    NULL);
-	if (lab_db_begin(db, err) == -1) {
-		lab_db_finalize(st);
-		return -1;
-	}
+	lab_db_bind_int64(st, 1, a->id);
+	lab_db_bind_int64(st, 2, a->now);
+	lab_db_bind_text(st, 3, lab_run_status_name(a->status));
+	if (a->status != LAB_RUN_DONE)
+		lab_db_bind_int64(st, 4, (int64_t)a->failed_step);
+	lab_db_bind_text(st, 5, a->message != NULL && *a->message != '\0' ?
+	    a->message : NULL);
 	if (exec_done(db, st, "record the run's end", err) == -1 ||
-	    (status == LAB_RUN_DONE &&
-	    store_members(db, p, run_id, err) == -1)) {
-		lab_db_rollback(db);
+	    (a->status == LAB_RUN_DONE &&
+	    store_members(db, a->p, a->id, err) == -1))
 		return -1;
-	}
-	return lab_db_commit(db, err);
+	return 0;
+}
+
+int
+lab_db_run_end(struct lab_db *db, const struct lab_plan *p, int64_t run_id,
+    enum lab_run_status status, size_t failed_step, const char *message,
+    int64_t now, struct lab_err *err)
+{
+	struct run_rec	a = { p, NULL, NULL, now, run_id, status, failed_step,
+			    message };
+
+	return lab_db_tx(db, run_end_tx, &a, err);
 }
 
 static int

@@ -118,6 +118,12 @@ any_running(struct lab_db *db, const char *host)
 	return rc == DB_ROW;
 }
 
+static int
+reap_tx(struct lab_db *db, void *host, struct lab_err *err)
+{
+	return reap(db, *(const char **)host, err);
+}
+
 int
 lab_db_runs_reap(struct lab_db *db, const char *host, struct lab_err *err)
 {
@@ -129,15 +135,8 @@ lab_db_runs_reap(struct lab_db *db, const char *host, struct lab_err *err)
 	/* the write lock only when there is something to look at */
 	if (!any_running(db, host))
 		return 0;
-	if (lab_db_begin(db, &e) == -1)
-		return 0;	/* read-only, say: the runs read as stored */
-	if (reap(db, host, &e) == -1) {
-		lab_db_rollback(db);
-		return 0;
-	}
-	if (lab_db_commit(db, &e) == -1)
-		return 0;
-	(void)err;
+	/* a failure (read-only, say): the runs read as stored */
+	(void)lab_db_tx(db, reap_tx, &host, &e);
 	return 0;
 }
 

@@ -282,18 +282,25 @@ store_tables(struct lab_db *db, struct db_stmt **st,
 	return 0;
 }
 
-/* Stores a view, its links and findings in one transaction. */
-int
-lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
-    const struct lab_links *links, const struct lab_findings *f, int64_t now,
-    struct lab_err *err)
-{
-	struct db_stmt	*st[S_N] = { NULL };
-	size_t		 i;
-	int		 rc = -1;
+struct switch_store {
+	const struct lab_switch_view	*v;
+	const struct lab_links		*links;
+	const struct lab_findings	*f;
+	int64_t				 now;
+};
 
-	if (lab_db_begin(db, err) == -1)
-		return -1;
+static int
+store_tx(struct lab_db *db, void *arg, struct lab_err *err)
+{
+	const struct switch_store	*a = arg;
+	const struct lab_switch_view	*v = a->v;
+	const struct lab_links		*links = a->links;
+	const struct lab_findings	*f = a->f;
+	int64_t				 now = a->now;
+	struct db_stmt			*st[S_N] = { NULL };
+	size_t				 i;
+	int				 rc = -1;
+
 	for (i = 0; i < S_N; i++)
 		if (lab_db_prepare(db, store_sql[i], &st[i], err) == -1)
 			goto out;
@@ -336,13 +343,22 @@ lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
 		if (step(db, st[S_FIND], err) == -1)
 			goto out;
 	}
-	rc = lab_db_commit(db, err);
+	rc = 0;
 out:
 	for (i = 0; i < S_N; i++)
 		lab_db_finalize(st[i]);
-	if (rc == -1)
-		lab_db_rollback(db);
 	return rc;
+}
+
+/* Stores a view, its links and findings in one transaction. */
+int
+lab_db_switch_store(struct lab_db *db, const struct lab_switch_view *v,
+    const struct lab_links *links, const struct lab_findings *f, int64_t now,
+    struct lab_err *err)
+{
+	struct switch_store	a = { v, links, f, now };
+
+	return lab_db_tx(db, store_tx, &a, err);
 }
 
 /* The ports of the last discovery, with the host and NIC on each. */

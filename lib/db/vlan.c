@@ -122,45 +122,48 @@ apply_status(const struct lab_switch_result *r)
 	return r->ok ? "ok" : "failed";
 }
 
-int
-lab_db_switch_apply_record(struct lab_db *db, struct lab_switch_result *r,
-    const char *user, int64_t now, struct lab_err *err)
+struct apply_rec {
+	const struct lab_switch_result	*r;
+	const char			*user;
+	int64_t				 now;
+	int64_t				 id;	/* out */
+};
+
+static int
+apply_record_tx(struct lab_db *db, void *arg, struct lab_err *err)
 {
+	struct apply_rec		*a = arg;
+	const struct lab_switch_result	*r = a->r;
 	const struct lab_switch_plan	*p = &r->plan;
 	const struct lab_port_change	*c;
 	struct db_stmt			*st = NULL, *cst = NULL;
-	int64_t				 id;
 	size_t				 i;
+	int				 rc = -1;
 
-	if (p->switch_name == NULL)
-		return lab_err_set(err, LAB_EXIT_INPUT, "apply without a "
-		    "switch");
-	if (lab_db_begin(db, err) == -1)
-		return -1;
 	if (lab_db_prepare(db, "INSERT INTO switch_applies (switch, at, user, "
 	    "status, saved, message) VALUES (?1, ?2, ?3, ?4, ?5, ?6)", &st,
 	    err) == -1)
-		goto fail;
+		goto out;
 	lab_db_bind_text(st, 1, p->switch_name);
-	lab_db_bind_int64(st, 2, now);
-	lab_db_bind_text(st, 3, user);
+	lab_db_bind_int64(st, 2, a->now);
+	lab_db_bind_text(st, 3, a->user);
 	lab_db_bind_text(st, 4, apply_status(r));
 	lab_db_bind_int(st, 5, r->saved != 0);
 	lab_db_bind_text(st, 6, r->err.msg[0] != '\0' ? r->err.msg : NULL);
 	if (lab_db_step(st) != DB_DONE) {
 		lab_db_fail(db, err, "store switch apply");
-		goto fail;
+		goto out;
 	}
-	id = lab_db_last_id(db);
+	a->id = lab_db_last_id(db);
 	if (p->nchanges > 0 && lab_db_prepare(db, "INSERT INTO "
 	    "switch_apply_changes (apply_id, seq, port, ifindex, what, "
 	    "from_value, to_value, state) VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, "
 	    "?8)", &cst, err) == -1)
-		goto fail;
+		goto out;
 	for (i = 0; i < p->nchanges; i++) {
 		c = &p->changes[i];
 		lab_db_reset(cst);
-		lab_db_bind_int64(cst, 1, id);
+		lab_db_bind_int64(cst, 1, a->id);
 		lab_db_bind_int64(cst, 2, (int64_t)i);
 		lab_db_bind_text(cst, 3, c->port != NULL ? c->port : "");
 		lab_db_bind_int64(cst, 4, (int64_t)c->ifindex);
@@ -171,20 +174,29 @@ lab_db_switch_apply_record(struct lab_db *db, struct lab_switch_result *r,
 		    c->port : ""));
 		if (lab_db_step(cst) != DB_DONE) {
 			lab_db_fail(db, err, "store switch apply change");
-			goto fail;
+			goto out;
 		}
 	}
+	rc = 0;
+out:
 	lab_db_finalize(st);
 	lab_db_finalize(cst);
-	if (lab_db_commit(db, err) == -1)
+	return rc;
+}
+
+int
+lab_db_switch_apply_record(struct lab_db *db, struct lab_switch_result *r,
+    const char *user, int64_t now, struct lab_err *err)
+{
+	struct apply_rec	a = { r, user, now, 0 };
+
+	if (r->plan.switch_name == NULL)
+		return lab_err_set(err, LAB_EXIT_INPUT, "apply without a "
+		    "switch");
+	if (lab_db_tx(db, apply_record_tx, &a, err) == -1)
 		return -1;
-	r->apply_id = id;
+	r->apply_id = a.id;
 	return 0;
-fail:
-	lab_db_finalize(st);
-	lab_db_finalize(cst);
-	lab_db_rollback(db);
-	return -1;
 }
 
 /* The static name of a stored what ("mode", "pvid", ...). */

@@ -7,16 +7,22 @@
 # password through PGPASSFILE only (a URI with one refused); lab config;
 # a wrong password, a server down, a missing database and a schema newer
 # than this lab (exit 3, one line naming the server); two imports at once;
-# an inventory with shares and mounts (its export, show, report and plan).
-# sh pg.sh LAB SRCDIR
+# an inventory with shares and mounts (its export, show, report and plan);
+# faults: a deadlock (an import, a switch discovery: run again, whole),
+# the server killed during an import, and during a switch discovery and a
+# report at once.
+# sh pg.sh LAB SRCDIR [SNMP-FIXTURES]
 set -eu
 LAB=$1
 SRC=$2
+FIX=${3:-$SRC/../shared/fixtures/snmp}
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 PORT=55432
 missing=
 [ -x "$PGBIN/initdb" ] || missing="postgresql-15"
 command -v python3 >/dev/null 2>&1 || missing="$missing python3"
+command -v snmpsimd >/dev/null 2>&1 || missing="$missing snmpsim"
+command -v snmpget >/dev/null 2>&1 || missing="$missing snmp"
 if [ -n "$missing" ]; then
 	echo "pg.sh: needs $missing" >&2
 	[ "${LAB_TEST_REQUIRE_SIM:-0}" = 1 ] && exit 1
@@ -24,6 +30,11 @@ if [ -n "$missing" ]; then
 fi
 
 . "$SRC/tests/integration/harness.sh"
+. "$SRC/tests/integration/snmp.sh"
+[ -f "$FIX/ciscosb_sg350-10.snmprec" ] || {
+	echo "pg.sh: no SNMP captures in $FIX" >&2
+	exit 1
+}
 T=$(mktemp -d /tmp/lab-pg.XXXXXX)
 chmod 755 "$T"
 # the server refuses to run as root: as postgres, else nobody
@@ -41,6 +52,7 @@ cleanup() {
 		as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop \
 		    >/dev/null 2>&1 || :
 	fi
+	snmp_stop "$T/agent"
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
 harness_trap cleanup
@@ -506,6 +518,130 @@ cmp -s "$T/p8-export.out" "$T/ex-a.out" || cmp -s "$T/p8-export.out" "$T/ex-b.ou
 for f in "$T"/p8-report-*.out; do
 	grep -Eq '"hosts": (6|60|90),' "$f" || fail "a report saw half a lab: $f"
 done
+ok
+
+# --- a switch discovery: a deadlock, then the server killed mid-write -
+# (in lab3, the shares lab, which gains a switch: no new database to make)
+psql5() { "$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d lab3 "$@"; }
+# waits (bounded) until a session holds TABLE in SHARE mode
+held() {
+	i=0
+	until [ "$(psql5 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
+	    ON c.oid = l.relation WHERE c.relname = '$1' AND
+	    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "the lock on $1 was not taken"
+		sleep 0.1
+	done
+}
+# every row a discovery and a report write, and when
+rows() {
+	psql5 -tAc "SELECT (SELECT count(*) FROM switch_ports),
+	    (SELECT count(*) FROM switch_fdb), (SELECT count(*) FROM
+	    switch_vlans), (SELECT count(*) FROM switch_findings), (SELECT
+	    discovered_at FROM switches WHERE name = 'sg'), (SELECT count(*)
+	    FROM report_runs)"
+}
+mkdir -p "$T/agent/data"
+cp "$FIX/ciscosb_sg350-10.snmprec" "$T/agent/data/"
+SPORT=$(snmp_free_port)
+snmp_start "$T/agent" "$SPORT" ciscosb_sg350-10
+printf 'sg: {community: ciscosb_sg350-10}\n' >"$T/cred.yaml"
+chmod 600 "$T/cred.yaml"
+cat >"$T/sw.yaml" <<END
+switches:
+  - {name: sg, model: generic-switch, address: 127.0.0.1, port: $SPORT, snmp: {version: 2c, credential: sg, timeout: 2, retries: 0}}
+END
+run sw-import --db "$U3" import "$T/sw.yaml"
+[ "$(rc sw-import)" = 0 ] || fail "switch import: $(cat "$T/sw-import.err")"
+# the deadlock of the import's case, in the discovery's transaction: it
+# waits for switch_findings (having cleared the switch's other tables)
+# while the other session asks for its write lock; run again, whole
+d0=$(grep -c "deadlock detected" "$T/sock/pg.log" || :)
+psql5 -c 'BEGIN' -c 'LOCK TABLE switch_findings IN SHARE MODE' \
+    -c "SET LOCAL deadlock_timeout = '20s'" \
+    -c "DO \$\$ BEGIN WHILE NOT EXISTS (SELECT 1 FROM pg_locks AS l JOIN
+        pg_class AS c ON c.oid = l.relation WHERE c.relname =
+        'switch_findings' AND NOT l.granted) LOOP PERFORM pg_sleep(0.05);
+        END LOOP; END \$\$" \
+    -c 'SELECT pg_advisory_xact_lock(7243011)' -c 'COMMIT' \
+    >"$T/locker.out" 2>&1 & locker=$!
+held switch_findings
+run sw-deadlock --db "$U3" switch discover sg
+wait "$locker" || fail "the other session: $(cat "$T/locker.out")"
+[ "$(rc sw-deadlock)" = 0 ] ||
+	fail "a discovery in a deadlock: exit $(rc sw-deadlock): $(cat "$T/sw-deadlock.err")"
+[ "$(grep -c "deadlock detected" "$T/sock/pg.log")" -gt "$d0" ] ||
+	fail "no deadlock happened in the discovery"
+run sw-ports --db "$U3" switch ports sg --json
+has sw-ports.out '"ifindex"'
+run sw-import-sq --db "$T/sw.db" import "$T/sw.yaml"
+run sw-disc-sq --db "$T/sw.db" switch discover sg
+run sw-ports-sq --db "$T/sw.db" switch ports sg --json
+sed -E 's/"(seen_at|discovered_at)": [^,]*/"\1": 0/g' "$T/sw-ports.out" >"$T/sw-ports.cmp"
+sed -E 's/"(seen_at|discovered_at)": [^,]*/"\1": 0/g' "$T/sw-ports-sq.out" >"$T/sw-ports-sq.cmp"
+cmp -s "$T/sw-ports.cmp" "$T/sw-ports-sq.cmp" || {
+	diff "$T/sw-ports-sq.cmp" "$T/sw-ports.cmp" >&2 || :
+	fail "a discovery run again after a deadlock: not the SQLite one"
+}
+ok
+
+# --- the server killed during a discovery and a report ----------------
+# a session holds switch_findings and report_runs against writes: the
+# discovery waits there mid-transaction (its other tables cleared), the
+# report with its run to record; both seen waiting, the server is killed
+# (immediate) and started again: the last discovery and the report runs
+# as they were, one line each naming the database, and reruns work
+run rp-first --db "$U3" report --record
+[ "$(rc rp-first)" = 0 ] || fail "report --record: $(cat "$T/rp-first.err")"
+r0=$(rows)
+psql5 -c 'BEGIN' -c 'LOCK TABLE switch_findings, report_runs IN SHARE MODE' \
+    -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
+held switch_findings
+held report_runs
+"$LAB" --db "$U3" switch discover sg >"$T/swkill.out" 2>"$T/swkill.err" &
+pd=$!
+"$LAB" --db "$U3" report --record >"$T/rpkill.out" 2>"$T/rpkill.err" &
+pr=$!
+i=0
+until [ "$(psql5 -tAc "SELECT count(*) FROM pg_stat_activity WHERE
+    application_name = 'lab' AND wait_event_type = 'Lock'")" = 2 ]; do
+	i=$((i + 1))
+	[ $i -lt 100 ] || fail "lab's discovery and report never waited for the locks"
+	sleep 0.1
+done
+as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop >/dev/null 2>&1 ||
+	fail "pg_ctl stop"
+rcd=0
+wait "$pd" || rcd=$?
+rcr=0
+wait "$pr" || rcr=$?
+wait "$locker" || :
+as_pg "$PGBIN/pg_ctl" -D "$T/pg" -l "$T/sock/pg.log" -w -o "-p $PORT -k $T/sock \
+-c listen_addresses=127.0.0.1" start >/dev/null 2>&1 || fail "pg_ctl restart"
+[ "$rcd" != 0 ] || fail "a discovery whose server died: exit 0"
+[ "$rcr" = 3 ] || fail "a report whose server died: exit $rcr, want 3"
+for k in swkill rpkill; do
+	[ "$(wc -l <"$T/$k.err")" = 1 ] ||
+		fail "$k: the server died: not one line: $(cat "$T/$k.err")"
+	has $k.err "database '$U3'"
+done
+[ "$(rows)" = "$r0" ] || fail "the server died: a change was left: $r0 -> $(rows)"
+run sw-after --db "$U3" switch ports sg --json
+cmp -s "$T/sw-ports.out" "$T/sw-after.out" ||
+	fail "a discovery whose server died: the ports changed"
+run sw-again --db "$U3" switch discover sg
+[ "$(rc sw-again)" = 0 ] || fail "a discovery after the restart: $(cat "$T/sw-again.err")"
+run rp-again --db "$U3" report --record
+[ "$(rc rp-again)" = 0 ] || fail "a report after the restart: $(cat "$T/rp-again.err")"
+run rp-runs --db "$U3" report --runs --json
+python3 - "$T/rp-runs.out" "${r0##*|}" <<'PY' || fail "report runs after the restart"
+import json, sys
+r = json.load(open(sys.argv[1]))
+runs = r if isinstance(r, list) else r["runs"]
+assert len(runs) == int(sys.argv[2]) + 1, runs
+assert all(x["facts"] > 0 for x in runs), runs
+PY
 ok
 
 echo "pg.sh: $n groups of checks passed"
