@@ -97,7 +97,7 @@ int	lab_db_switch_decl_read(struct lab_db *, struct lab_inventory *,
 	    struct lab_err *);
 
 /* Rows written many to one INSERT (lib/batch.c). */
-#define DB_BATCH_ROWS	32
+#define DB_BATCH_ROWS	128
 #define DB_BATCH_COLS	14
 
 struct db_val {
@@ -109,11 +109,12 @@ struct db_val {
 struct db_batch {
 	struct lab_db	*db;
 	const char	*what;		/* for errors: "write disk" */
-	struct db_stmt	*one, *many;
+	char		*into;		/* "table (col, ...)" */
+	struct db_stmt	*st[DB_BATCH_ROWS];	/* of i + 1 rows, once used */
 	struct db_batch	*first;		/* flushed before this one: parents */
 	int		 ncols;
 	size_t		 n;
-	struct db_val	 v[DB_BATCH_ROWS * DB_BATCH_COLS];
+	struct db_val	*v;		/* DB_BATCH_ROWS rows of ncols */
 };
 
 /* Prepares INSERT INTO into ("table (col, ...)") of ncols values. */
