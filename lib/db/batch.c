@@ -67,6 +67,9 @@ bind(struct db_stmt *st, int idx, const struct db_val *v)
 	case DB_INTEGER:
 		lab_db_bind_int64(st, idx, v->i);
 		break;
+	case DB_FLOAT:
+		lab_db_bind_double(st, idx, v->d);
+		break;
 	case DB_TEXT:
 		lab_db_bind_static(st, idx, v->s);
 		break;

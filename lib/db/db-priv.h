@@ -98,11 +98,12 @@ int	lab_db_switch_decl_read(struct lab_db *, struct lab_inventory *,
 
 /* Rows written many to one INSERT (lib/batch.c). */
 #define DB_BATCH_ROWS	128
-#define DB_BATCH_COLS	14
+#define DB_BATCH_COLS	64
 
 struct db_val {
-	int		 type;	/* DB_INTEGER, DB_TEXT; else NULL */
+	int		 type;	/* DB_INTEGER, DB_FLOAT, DB_TEXT; else NULL */
 	int64_t		 i;
+	double		 d;
 	const char	*s;	/* must live until the flush */
 };
 
