@@ -225,25 +225,28 @@ out:
 	return ret;
 }
 
-/* Takes each host's count of rows from sql (host_id, count). */
+/* Counts the rows of each host_id sql gives. */
 static int
 count(struct rows *r, const char *sql, int nics)
 {
 	struct db_stmt	*st;
-	long		 row;
-	int		 rc, k;
+	int64_t	 id, last = 0;
+	long		 row = -1;
+	int		 rc, first = 1;
 
 	if (lab_db_prepare(r->db, sql, &st, r->err) == -1)
 		return -1;
-	/* one row a host (an index starts with host_id): a tenth of the
-	   rows, which PostgreSQL sends over the network */
+	/* in host_id order (an index starts with it): each host found once */
 	while ((rc = lab_db_step(st)) == DB_ROW) {
-		row = lab_idx_find(&r->ids, lab_db_column_int64(st, 0));
-		k = lab_db_column_int(st, 1);
+		id = lab_db_column_int64(st, 0);
+		if (first || id != last)
+			row = lab_idx_find(&r->ids, id);
+		first = 0;
+		last = id;
 		if (row >= 0 && nics)
-			r->v[row].nnics = k;
+			r->v[row].nnics++;
 		else if (row >= 0)
-			r->v[row].ndisks = k;
+			r->v[row].ndisks++;
 	}
 	if (rc != DB_DONE)
 		return lab_db_step_fail(r->db, st, rc, r->err,
@@ -268,10 +271,8 @@ lab_db_host_rows(struct lab_db *db, struct lab_host_rows *ret,
 	if (own_tx && lab_db_begin_read(db, err) == -1)
 		goto out;
 	if (read_hosts(&r) == 0 && read_groups(&r) == 0 &&
-	    count(&r, "SELECT host_id, count(*) FROM nics GROUP BY host_id "
-	    "ORDER BY host_id", 1) == 0 &&
-	    count(&r, "SELECT host_id, count(*) FROM disks "
-	    "GROUP BY host_id ORDER BY host_id", 0) == 0)
+	    count(&r, "SELECT host_id FROM nics ORDER BY host_id", 1) == 0 &&
+	    count(&r, "SELECT host_id FROM disks ORDER BY host_id", 0) == 0)
 		rc = 0;
 	if (own_tx)
 		db->drv->exec(db, "COMMIT");
