@@ -1,4 +1,5 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
+#include <stdlib.h>
 #include <string.h>
 
 #include "lab/str.h"
@@ -8,9 +9,12 @@
  * Rows of one table written DB_BATCH_ROWS at a time by one multi-row
  * INSERT: an import of 10,000 hosts writes 70,000 NICs, disks and group
  * memberships, and each statement run has a cost of its own beyond its
- * rows. The values are kept (strings by pointer: they must live until the
- * flush) and bound when a batch is full; what is left at the end goes
- * through the one-row statement.
+ * rows (on PostgreSQL a round trip). The values are kept (strings by
+ * pointer: they must live until the flush) and bound when a batch is
+ * full; a batch flushed before it is full (the hosts, whenever the disks
+ * that refer to them are written, and what is left at the end) goes as
+ * one INSERT of as many rows too, its statement prepared at its first
+ * use.
  */
 
 static int
@@ -36,7 +40,7 @@ prepare_rows(struct db_batch *b, const char *into, size_t rows,
 	return rc;
 }
 
-/* Prepares the statements of INSERT INTO into ("table (col, ...)"). */
+/* Readies the statements of INSERT INTO into ("table (col, ...)"). */
 int
 lab_db_batch_init(struct db_batch *b, struct lab_db *db, const char *into,
     int ncols, const char *what, struct lab_err *err)
@@ -48,10 +52,10 @@ lab_db_batch_init(struct db_batch *b, struct lab_db *db, const char *into,
 	if (ncols < 1 || ncols > DB_BATCH_COLS)
 		return lab_err_set(err, LAB_EXIT_ENV, "batch of %d columns",
 		    ncols);
-	if (prepare_rows(b, into, 1, &b->one, err) == -1 ||
-	    prepare_rows(b, into, DB_BATCH_ROWS, &b->many, err) == -1) {
+	if ((b->into = strdup(into)) == NULL || (b->v = calloc(DB_BATCH_ROWS *
+	    (size_t)ncols, sizeof(*b->v))) == NULL) {
 		lab_db_batch_release(b);
-		return -1;
+		return lab_err_oom(err);
 	}
 	return 0;
 }
@@ -62,6 +66,9 @@ bind(struct db_stmt *st, int idx, const struct db_val *v)
 	switch (v->type) {
 	case DB_INTEGER:
 		lab_db_bind_int64(st, idx, v->i);
+		break;
+	case DB_FLOAT:
+		lab_db_bind_double(st, idx, v->d);
 		break;
 	case DB_TEXT:
 		lab_db_bind_static(st, idx, v->s);
@@ -87,26 +94,24 @@ step(struct db_batch *b, struct db_stmt *st, struct lab_err *err)
 int
 lab_db_batch_flush(struct db_batch *b, struct lab_err *err)
 {
-	size_t	r;
-	int	c, rc = 0;
+	struct db_stmt	**st;
+	size_t		  r;
+	int		  c, rc;
 
 	/* the rows these refer to go first (foreign keys are checked now) */
 	if (b->first != NULL && b->first->n > 0 &&
 	    lab_db_batch_flush(b->first, err) == -1)
 		return -1;
-	if (b->n == DB_BATCH_ROWS) {
-		for (r = 0; r < b->n; r++)
-			for (c = 0; c < b->ncols; c++)
-				bind(b->many, (int)r * b->ncols + c + 1,
-				    &b->v[r * DB_BATCH_COLS + (size_t)c]);
-		rc = step(b, b->many, err);
-	} else
-		for (r = 0; r < b->n && rc == 0; r++) {
-			for (c = 0; c < b->ncols; c++)
-				bind(b->one, c + 1,
-				    &b->v[r * DB_BATCH_COLS + (size_t)c]);
-			rc = step(b, b->one, err);
-		}
+	if (b->n == 0)
+		return 0;
+	st = &b->st[b->n - 1];
+	if (*st == NULL && prepare_rows(b, b->into, b->n, st, err) == -1)
+		return -1;
+	for (r = 0; r < b->n; r++)
+		for (c = 0; c < b->ncols; c++)
+			bind(*st, (int)r * b->ncols + c + 1,
+			    &b->v[r * (size_t)b->ncols + (size_t)c]);
+	rc = step(b, *st, err);
 	b->n = 0;
 	return rc;
 }
@@ -119,8 +124,8 @@ lab_db_batch_row(struct db_batch *b, struct lab_err *err)
 
 	if (b->n == DB_BATCH_ROWS && lab_db_batch_flush(b, err) == -1)
 		return NULL;
-	v = &b->v[b->n++ * DB_BATCH_COLS];
-	memset(v, 0, DB_BATCH_COLS * sizeof(*v));
+	v = &b->v[b->n++ * (size_t)b->ncols];
+	memset(v, 0, (size_t)b->ncols * sizeof(*v));
 	return v;
 }
 
@@ -128,8 +133,15 @@ lab_db_batch_row(struct db_batch *b, struct lab_err *err)
 void
 lab_db_batch_release(struct db_batch *b)
 {
-	lab_db_finalize(b->one);
-	lab_db_finalize(b->many);
-	b->one = b->many = NULL;
+	size_t	i;
+
+	for (i = 0; i < DB_BATCH_ROWS; i++) {
+		lab_db_finalize(b->st[i]);
+		b->st[i] = NULL;
+	}
+	free(b->into);
+	free(b->v);
+	b->into = NULL;
+	b->v = NULL;
 	b->n = 0;
 }

@@ -34,28 +34,8 @@ count(struct lab_db *db, const char *table, int64_t *ret, struct lab_err *err)
 	return 0;
 }
 
-/* Binds column j of src's row as parameter j + 1 of ins. */
-static void
-bind_value(struct db_stmt *ins, struct db_stmt *src, int j)
-{
-	switch (lab_db_column_type(src, j)) {
-	case DB_NULL:
-		lab_db_bind_null(ins, j + 1);
-		break;
-	case DB_INTEGER:
-		lab_db_bind_int64(ins, j + 1, lab_db_column_int64(src, j));
-		break;
-	case DB_FLOAT:
-		lab_db_bind_double(ins, j + 1, lab_db_column_double(src, j));
-		break;
-	default:
-		lab_db_bind_text(ins, j + 1,
-		    (const char *)lab_db_column_text(src, j));
-		break;
-	}
-}
-
-/* The SELECT of src's columns dst has, and the INSERT of them. */
+/* The SELECT of src's columns dst has, and the table and columns to
+   INSERT INTO. */
 static int
 statements(struct lab_db *from, const struct copy_table *src,
     const struct copy_table *dst, struct lab_buf *sel, struct lab_buf *ins,
@@ -66,7 +46,7 @@ statements(struct lab_db *from, const struct copy_table *src,
 	int		 k = 0;
 
 	lab_buf_adds(sel, "SELECT ");
-	lab_buf_addf(ins, "INSERT INTO \"%s\" (", src->name);
+	lab_buf_addf(ins, "\"%s\" (", src->name);
 	for (i = 0; i < src->cols.n; i++) {
 		if (lab_strv_find(&dst->cols, src->cols.v[i]) < 0)
 			continue;
@@ -86,25 +66,39 @@ statements(struct lab_db *from, const struct copy_table *src,
 		if (order != NULL)
 			lab_buf_addf(sel, " ORDER BY \"%s\"", order);
 	}
-	lab_buf_adds(ins, ") VALUES (");
-	for (i = 0; i < (size_t)k; i++)
-		lab_buf_addf(ins, "%s?%zu", i > 0 ? ", " : "", i + 1);
 	lab_buf_adds(ins, ")");
 	*ncols = k;
 	return sel->oom || ins->oom ? -1 : 0;
 }
 
-/* Copies the rows of table src of from into dst of to; *n counts them. */
+/* Frees the strings kept for the rows written. */
+static void
+drop_strings(char **v, size_t *n)
+{
+	while (*n > 0)
+		free(v[--*n]);
+}
+
+/*
+ * Copies the rows of table src of from into dst of to, DB_BATCH_ROWS to
+ * an INSERT (on PostgreSQL a round trip each, not each row); *n counts
+ * them.
+ */
 static int
 copy_rows(struct lab_db *from, struct lab_db *to,
     const struct copy_table *src, const struct copy_table *dst, int64_t *n,
     struct lab_err *err)
 {
-	struct db_stmt	*rd = NULL, *wr = NULL;
+	struct db_stmt	*rd = NULL;
+	struct db_batch	 b;
+	struct db_val	*v;
 	struct lab_buf	 sel, ins;
-	char		 what[128];
+	char		 what[128], **str = NULL;
+	const char	*t;
+	size_t		 nstr = 0;
 	int		 ncols = 0, j, rc, ret = -1;
 
+	memset(&b, 0, sizeof(b));
 	lab_buf_init(&sel);
 	lab_buf_init(&ins);
 	*n = 0;
@@ -113,18 +107,42 @@ copy_rows(struct lab_db *from, struct lab_db *to,
 		lab_err_oom(err);
 		goto out;
 	}
+	if ((str = calloc((size_t)(DB_BATCH_ROWS + 1) * (size_t)(ncols + 1),
+	    sizeof(*str))) == NULL) {
+		lab_err_oom(err);
+		goto out;
+	}
 	if (lab_db_prepare(from, sel.s, &rd, err) == -1 ||
-	    lab_db_prepare(to, ins.s, &wr, err) == -1)
+	    lab_db_batch_init(&b, to, ins.s, ncols, what, err) == -1)
 		goto out;
 	while ((rc = lab_db_step(rd)) == DB_ROW) {
-		for (j = 0; j < ncols; j++)
-			bind_value(wr, rd, j);
-		if (lab_db_step(wr) != DB_DONE) {
-			lab_db_fail(to, err, what);
+		if ((v = lab_db_batch_row(&b, err)) == NULL)
 			goto out;
+		/* a new batch: the rows those strings were kept for are
+		   written */
+		if (b.n == 1)
+			drop_strings(str, &nstr);
+		for (j = 0; j < ncols; j++) {
+			v[j].type = lab_db_column_type(rd, j);
+			switch (v[j].type) {
+			case DB_INTEGER:
+				v[j].i = lab_db_column_int64(rd, j);
+				break;
+			case DB_FLOAT:
+				v[j].d = lab_db_column_double(rd, j);
+				break;
+			case DB_TEXT:
+				t = (const char *)lab_db_column_text(rd, j);
+				if (t == NULL || (str[nstr] = strdup(t)) == NULL) {
+					lab_err_oom(err);
+					goto out;
+				}
+				v[j].s = str[nstr++];
+				break;
+			default:
+				v[j].type = DB_NULL;
+			}
 		}
-		lab_db_reset(wr);
-		lab_db_clear_bindings(wr);
 		(*n)++;
 	}
 	if (rc != DB_DONE) {
@@ -132,10 +150,15 @@ copy_rows(struct lab_db *from, struct lab_db *to,
 		rd = NULL;
 		goto out;
 	}
+	if (lab_db_batch_flush(&b, err) == -1)
+		goto out;
 	ret = 0;
 out:
 	lab_db_finalize(rd);
-	lab_db_finalize(wr);
+	lab_db_batch_release(&b);
+	if (str != NULL)
+		drop_strings(str, &nstr);
+	free(str);
 	lab_buf_release(&sel);
 	lab_buf_release(&ins);
 	return ret;

@@ -114,23 +114,25 @@ int	lab_db_switch_decl_read(struct lab_db *, struct lab_inventory *,
 	    struct lab_err *);
 
 /* Rows written many to one INSERT (lib/batch.c). */
-#define DB_BATCH_ROWS	32
-#define DB_BATCH_COLS	14
+#define DB_BATCH_ROWS	128
+#define DB_BATCH_COLS	64
 
 struct db_val {
-	int		 type;	/* DB_INTEGER, DB_TEXT; else NULL */
+	int		 type;	/* DB_INTEGER, DB_FLOAT, DB_TEXT; else NULL */
 	int64_t		 i;
+	double		 d;
 	const char	*s;	/* must live until the flush */
 };
 
 struct db_batch {
 	struct lab_db	*db;
 	const char	*what;		/* for errors: "write disk" */
-	struct db_stmt	*one, *many;
+	char		*into;		/* "table (col, ...)" */
+	struct db_stmt	*st[DB_BATCH_ROWS];	/* of i + 1 rows, once used */
 	struct db_batch	*first;		/* flushed before this one: parents */
 	int		 ncols;
 	size_t		 n;
-	struct db_val	 v[DB_BATCH_ROWS * DB_BATCH_COLS];
+	struct db_val	*v;		/* DB_BATCH_ROWS rows of ncols */
 };
 
 /* Prepares INSERT INTO into ("table (col, ...)") of ncols values. */

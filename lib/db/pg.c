@@ -21,11 +21,21 @@
  * so two writers take turns as they do on SQLite (BEGIN IMMEDIATE), and
  * waits for it no longer than SQLite's busy timeout. The schema version
  * is the one row of lab_schema.
+ *
+ * A statement text run a second time on a connection (the same
+ * statement again, or another prepared from the same text) is prepared
+ * on the server then, once, and run by name from there on: the server
+ * parses and plans it once, not at every run (an import runs a few
+ * texts thousands of times). Those server statements are kept by text,
+ * and the types of the values where they are said, for the connection's
+ * life, at most LAB_PG_NAMED of them.
  */
 
 #define LAB_PG_LOCK	7243011	/* pg_advisory_xact_lock key of lab */
 #define LAB_PG_TRIES	LAB_DB_TRIES	/* runs of a statement or transaction a
 					   conflict ended */
+
+#define LAB_PG_NAMED	512	/* server statements a connection keeps */
 
 #define INT8OID		20
 #define INT2OID		21
@@ -36,11 +46,23 @@
 #define FLOAT8OID	701
 #define NUMERICOID	1700
 
+/* A statement text run on the connection, by its text and value types. */
+struct pg_text {
+	char		*key;		/* the text, then the types */
+	size_t		 len;
+	uint64_t	 hash;
+	int		 runs;
+	int		 named;		/* prepared on the server as "labN" */
+};
+
 struct pgc {
-	PGconn	*c;
-	char	*msg;		/* the last error, one line */
-	char	 state[6];	/* its SQLSTATE */
-	int64_t	 changes;
+	PGconn		*c;
+	char		*msg;		/* the last error, one line */
+	char		 state[6];	/* its SQLSTATE */
+	int64_t		 changes;
+	struct pg_text	*text;
+	size_t		 ntext, cap;
+	int		 nnamed;
 };
 
 struct pg_stmt {
@@ -52,6 +74,8 @@ struct pg_stmt {
 	uint64_t	 typed;
 	PGresult	*res;
 	int		 row, nrows;
+	long		 text;		/* its pg_text, -1 before a run */
+	Oid		*ttype;		/* the types it was found with */
 };
 
 #define PS(s)	((struct pg_stmt *)(void *)(s))
@@ -106,7 +130,10 @@ pg_prepare(struct lab_db *db, const char *sql, struct db_stmt **ret)
 	if ((s->sql = lab_db_pg_sql(sql, &s->n, &s->typed)) == NULL ||
 	    (s->n > 0 && ((s->val = calloc((size_t)s->n,
 	    sizeof(*s->val))) == NULL || (s->type = calloc((size_t)s->n,
-	    sizeof(*s->type))) == NULL))) {
+	    sizeof(*s->type))) == NULL || (s->ttype = calloc((size_t)s->n,
+	    sizeof(*s->ttype))) == NULL))) {
+		free(s->ttype);
+		free(s->type);
 		free(s->val);
 		free(s->sql);
 		free(s);
@@ -115,8 +142,91 @@ pg_prepare(struct lab_db *db, const char *sql, struct db_stmt **ret)
 	s->base.drv = &pg_driver;
 	s->base.db = db;
 	s->row = -1;
+	s->text = -1;
 	*ret = &s->base;
 	return DB_OK;
+}
+
+/* The pg_text of s with its types now; -1 when out of memory. */
+static long
+text_of(struct pgc *c, struct pg_stmt *s)
+{
+	struct pg_text	*t;
+	size_t		 sl = strlen(s->sql), tl = (size_t)s->n * sizeof(Oid);
+	size_t		 i, len = sl + 1 + tl;
+	uint64_t	 h = 14695981039346656037ULL;
+	char		*key;
+
+	if (s->text >= 0 && (s->n == 0 ||
+	    memcmp(s->ttype, s->type, tl) == 0))
+		return s->text;
+	if ((key = malloc(len)) == NULL)
+		return -1;
+	memcpy(key, s->sql, sl + 1);
+	if (tl > 0)
+		memcpy(key + sl + 1, s->type, tl);
+	for (i = 0; i < len; i++)
+		h = (h ^ (unsigned char)key[i]) * 1099511628211ULL;
+	for (i = 0; i < c->ntext; i++) {
+		t = &c->text[i];
+		if (t->hash == h && t->len == len &&
+		    memcmp(t->key, key, len) == 0)
+			break;
+	}
+	if (i == c->ntext) {
+		if (c->ntext == c->cap) {
+			size_t	 cap = c->cap ? c->cap * 2 : 32;
+
+			if ((t = realloc(c->text, cap * sizeof(*t))) == NULL) {
+				free(key);
+				return -1;
+			}
+			c->text = t;
+			c->cap = cap;
+		}
+		t = &c->text[c->ntext++];
+		memset(t, 0, sizeof(*t));
+		t->key = key;
+		t->len = len;
+		t->hash = h;
+		t->named = -1;
+	} else
+		free(key);
+	if (tl > 0)
+		memcpy(s->ttype, s->type, tl);
+	s->text = (long)i;
+	return s->text;
+}
+
+/*
+ * Runs s once: by name when its text is prepared on the server (now, at
+ * its second run), else with its text.
+ */
+static PGresult *
+run_once(struct pgc *c, struct pg_stmt *s)
+{
+	struct pg_text	*t;
+	PGresult	*r;
+	char		 name[24];
+	long		 i;
+
+	if ((i = text_of(c, s)) == -1)
+		return NULL;
+	t = &c->text[i];
+	if (t->named < 0 && ++t->runs >= 2 && c->nnamed < LAB_PG_NAMED) {
+		snprintf(name, sizeof(name), "lab%d", c->nnamed);
+		r = PQprepare(c->c, name, s->sql, s->n, s->type);
+		if (PQresultStatus(r) != PGRES_COMMAND_OK)
+			return r;
+		PQclear(r);
+		t->named = c->nnamed++;
+	}
+	if (t->named < 0)
+		return PQexecParams(c->c, s->sql, s->n, s->type,
+		    (const char *const *)s->val, NULL, NULL, 0);
+	snprintf(name, sizeof(name), "lab%d", t->named);
+	return PQexecPrepared(c->c, name, s->n, (const char *const *)s->val,
+	    NULL, NULL, 0);
 }
 
 /* Runs the statement; DB_OK or DB_ERROR (kept). */
@@ -130,8 +240,7 @@ run(struct pg_stmt *s)
 
 	for (i = 0; i < LAB_PG_TRIES; i++) {
 		PQclear(s->res);
-		s->res = PQexecParams(c->c, s->sql, s->n, s->type,
-		    (const char *const *)s->val, NULL, NULL, 0);
+		s->res = run_once(c, s);
 		rs = PQresultStatus(s->res);
 		if (rs == PGRES_TUPLES_OK || rs == PGRES_COMMAND_OK) {
 			c->changes = strtoll(PQcmdTuples(s->res), NULL, 10);
@@ -195,6 +304,7 @@ pg_finalize(struct db_stmt *st)
 	PQclear(s->res);
 	free(s->val);
 	free(s->type);
+	free(s->ttype);
 	free(s->sql);
 	free(s);
 }
@@ -460,8 +570,12 @@ static void
 pg_close(struct lab_db *db)
 {
 	struct pgc	*c = C(db);
+	size_t		 i;
 
 	PQfinish(c->c);
+	for (i = 0; i < c->ntext; i++)
+		free(c->text[i].key);
+	free(c->text);
 	free(c->msg);
 	free(c);
 	db->h = NULL;
