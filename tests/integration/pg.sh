@@ -37,16 +37,9 @@ fi
 }
 T=$(mktemp -d /tmp/lab-pg.XXXXXX)
 chmod 755 "$T"
-# the server refuses to run as root: as postgres, else nobody
-as_pg() {
-	if [ "$(id -u)" != 0 ]; then
-		"$@"
-	elif id postgres >/dev/null 2>&1; then
-		runuser -u postgres -- "$@"
-	else
-		runuser -u nobody -- "$@"
-	fi
-}
+# the server refuses to run as root: as postgres, else nobody (pgsrv.sh)
+. "$SRC/tests/integration/pgsrv.sh"
+as_pg() { pgsrv_as "$@"; }
 cleanup() {
 	if [ -f "$T/pg/postmaster.pid" ]; then
 		as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop \

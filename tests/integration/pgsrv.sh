@@ -13,6 +13,8 @@
 #	loaded. Exports PGSRV_PORT. Fails (status 1) with the log on stderr.
 # pgsrv_stop DIR
 #	Stops it (immediate); cannot fail.
+# pgsrv_as COMMAND...
+#	Runs it as the server's user (postgres, else nobody) when root.
 # pgsrv_psql SQL...
 #	Runs each SQL on the cluster's database postgres as lab.
 # testdb FILE
@@ -23,7 +25,7 @@
 
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
 
-_pgsrv_as()
+pgsrv_as()
 {
 	if [ "$(id -u)" != 0 ]; then
 		"$@"
@@ -51,7 +53,7 @@ pgsrv_start()
 		chown "$_pu" "$_pd/pg" "$_pd/sock" "$_pd/pwfile"
 	fi
 	# fsync off: a throwaway cluster need not survive a power cut
-	if ! _pgsrv_as "$PGBIN/initdb" -D "$_pd/pg" -U lab -A scram-sha-256 \
+	if ! pgsrv_as "$PGBIN/initdb" -D "$_pd/pg" -U lab -A scram-sha-256 \
 	    --no-sync --pwfile="$_pd/pwfile" >"$_pd/initdb.log" 2>&1; then
 		rm -f "$_pd/pwfile"
 		cat "$_pd/initdb.log" >&2
@@ -63,7 +65,7 @@ pgsrv_start()
 	PGPASSFILE=$_pd/pgpass PGSRV_PORT=$2
 	export PGPASSFILE PGSRV_PORT
 	unset PGPASSWORD PGHOST PGPORT PGUSER PGDATABASE || :
-	if ! _pgsrv_as "$PGBIN/pg_ctl" -D "$_pd/pg" -l "$_pd/sock/pg.log" -w \
+	if ! pgsrv_as "$PGBIN/pg_ctl" -D "$_pd/pg" -l "$_pd/sock/pg.log" -w \
 	    -o "-p $2 -k $_pd/sock -c listen_addresses=127.0.0.1 -c fsync=off" \
 	    start >/dev/null 2>&1; then
 		cat "$_pd/sock/pg.log" >&2
@@ -77,7 +79,7 @@ pgsrv_start()
 pgsrv_stop()
 {
 	if [ -f "$1/pg/postmaster.pid" ]; then
-		_pgsrv_as "$PGBIN/pg_ctl" -D "$1/pg" -m immediate -w stop \
+		pgsrv_as "$PGBIN/pg_ctl" -D "$1/pg" -m immediate -w stop \
 		    >/dev/null 2>&1 || :
 	fi
 }
