@@ -22,6 +22,9 @@ pid=
 harness_trap '[ -z "$pid" ] || kill -TERM "$pid" 2>/dev/null || :
 	bmc_stop "$T"; rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 # a password no message would contain by chance: the leak check greps it
 BMC_PASSWORD="Lc-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"
 export BMC_PASSWORD
@@ -178,6 +181,7 @@ has dead.tty "lab: console: c1: BMC 127.0.21.1:623: session timeout"
 ok
 
 # no secret on any output or in the database
+testdb_dump "$LAB_DB" "$T/lab.db" || fail "pg_dump"
 if grep -rl -- "$BMC_PASSWORD" "$T"/*.out "$T"/*.err "$T"/*.tty \
     "$T/lab.db" "$T/s1.log" 2>/dev/null; then
 	fail "the password leaked"

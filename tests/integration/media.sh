@@ -21,6 +21,9 @@ T=$(mktemp -d /tmp/lab-media.XXXXXX)
 harness_trap 'stop_sshd; rm -rf "$T"'
 mkdir -p "$T/home/.ssh" "$T/s1" "$T/s2"
 export HOME="$T/home" LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 PW="Lm-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-q7"
 
 NAME=media.sh
@@ -265,6 +268,7 @@ grep -q 'dry-run' "$T/alog.out" && fail "dry run audited"
 ok
 
 # the password is in no output, log or database
+testdb_dump "$LAB_DB" "$T/lab.db" || fail "pg_dump"
 if grep -rlF -- "$PW" "$T"/*.out "$T"/*.err "$T/lab.db" "$T/s1/log" \
     "$T/s2/log" 2>/dev/null; then
 	fail "the password leaked"

@@ -39,6 +39,9 @@ cleanup() {
 }
 harness_trap cleanup
 export LAB_DB="$T/lab.db" HOME="$T" XDG_CONFIG_HOME="$T/config"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 export XDG_DATA_HOME="$T/data" LAB_TARGET_LOCK="$T/target/provision.lock"
 LOCK=$LAB_TARGET_LOCK
 

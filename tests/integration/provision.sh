@@ -149,6 +149,9 @@ EOF
 EOF
 } >"$T/lab.yaml"
 export LAB_DB="$T/lab.db"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 run init init
 run import import "$T/lab.yaml"
 [ "$(rc import)" = 0 ] || { cat "$T/import.err" >&2; fail "import"; }

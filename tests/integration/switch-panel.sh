@@ -20,6 +20,9 @@ T=$(mktemp -d /tmp/lab-panel.XXXXXX)
 chmod 755 "$T"	# snmpsimd runs as nobody and reads its data below
 harness_trap 'snmp_stop "$T/a"; [ -n "${KEEP:-}" ] || rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 export SNMP_ADDR=127.0.74.1
 NAME=switch-panel.sh
 . "$SRC/tests/integration/check.sh"

@@ -14,6 +14,9 @@ bmc_require
 T=$(mktemp -d /tmp/lab-targets.XXXXXX)
 harness_trap 'bmc_stop "$T"; rm -rf "$T"'
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/credentials.yaml"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 BMC_PASSWORD="Lx-$(od -An -N4 -tx1 /dev/urandom | tr -d ' \n')-t9"
 export BMC_PASSWORD
 

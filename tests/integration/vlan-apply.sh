@@ -31,6 +31,9 @@ NAME=vlan-apply.sh
 VLAN_RIG_ADDR=127.0.104.1
 vlan_rig_start "$T/rig"
 export LAB_DB="$T/lab.db" LAB_CREDENTIALS="$T/cred.yaml"
+# LAB_TEST_DB=postgres (on-pg.sh): a new PostgreSQL database instead
+. "$SRC/tests/integration/pgsrv.sh"
+LAB_DB=$(testdb "$T/lab.db")
 printf 'rw: {community: %s}\nro: {community: %s}\nios: {community: %s}\n' \
     "$VLAN_RIG_RW" "$VLAN_RIG_RO" "$VLAN_RIG_IOS" >"$T/cred.yaml"
 chmod 600 "$T/cred.yaml"
