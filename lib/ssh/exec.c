@@ -85,7 +85,7 @@ run(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, const char *input, size_t inlen,
 {
 	size_t	sent = 0;
 	ssize_t	n, m = 0;
-	int	eof_sent = 0, rc, progress, late = 0;
+	int	eof_sent = 0, rc, progress, late = 0, queued = 0;
 
 	for (;;) {
 		if ((n = drain(s, ch, 0, out, chunk, deadline, &late)) < 0 ||
@@ -123,6 +123,19 @@ run(struct lab_ssh *s, LIBSSH2_CHANNEL *ch, const char *input, size_t inlen,
 					    "while sending input", err);
 				eof_sent = 1;
 			}
+		}
+		/*
+		 * Reading stderr takes what the socket holds off it, stdout's
+		 * packets too, into libssh2's queue, where poll() cannot see
+		 * them: with the peer's window full nothing more would come,
+		 * and the wait would last to the deadline. Read once more
+		 * (once: a queued packet no read takes must not spin).
+		 */
+		if (progress)
+			queued = 0;
+		else if (!queued && libssh2_poll_channel_read(ch, 1) > 0) {
+			queued = 1;
+			continue;
 		}
 		if (!progress && lab_ssh_wait(s, deadline) < 0)
 			return lab_ssh_timed_out(s, "running a command", ms,
