@@ -505,8 +505,15 @@ for p in $pids; do
 	wait "$p" || fail "8 at once: a process failed: $(cat "$T"/p8-*.out | grep 'lab:' | head -3)"
 done
 run p8-export --db "$U2" export
-cmp -s "$T/p8-export.out" "$T/ex-a.out" || cmp -s "$T/p8-export.out" "$T/ex-b.out" ||
+[ "$(rc p8-export)" = 0 ] || fail "8 at once: export: $(cat "$T/p8-export.err")"
+cmp -s "$T/p8-export.out" "$T/ex-a.out" || cmp -s "$T/p8-export.out" "$T/ex-b.out" || {
+	# what differs, and what each process said (an intermittent failure
+	# seen twice under load: its cause is not known yet)
+	diff "$T/ex-a.out" "$T/p8-export.out" | head -20 >&2 || :
+	diff "$T/ex-b.out" "$T/p8-export.out" | head -20 >&2 || :
+	tail -n 3 "$T"/p8-a-* "$T"/p8-b-* >&2 || :
 	fail "8 at once left neither inventory whole"
+}
 # each report saw one lab whole: the one before (6 hosts), 60 or 90
 for f in "$T"/p8-report-*.out; do
 	grep -Eq '"hosts": (6|60|90),' "$f" || fail "a report saw half a lab: $f"
