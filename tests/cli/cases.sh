@@ -20,8 +20,7 @@ if [ "${LAB_TEST_DB:-sqlite}" = postgres ]; then
 	u=$(testdb "$L/tmpl/lab.db")
 	"$LAB" --db "$u" init >/dev/null || exit 1
 	# without the audit row of that init: a case's log starts empty
-	psql -X -q -h 127.0.0.1 -p "$LAB_TEST_PG_PORT" -U lab -d "${u##*/}" \
-	    -c 'TRUNCATE audit_log RESTART IDENTITY' || exit 1
+	pgsrv_sql "${u##*/}" 'TRUNCATE audit_log RESTART IDENTITY' || exit 1
 	LAB_TEST_PG_TEMPLATE=${u##*/}
 	export LAB_TEST_PG_TEMPLATE
 fi

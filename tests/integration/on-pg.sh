@@ -3,7 +3,7 @@
 # Runs a test script against PostgreSQL instead of SQLite (issue 22: the
 # LAB_TEST_DB=postgres variant of a suite): starts a throwaway cluster on
 # 127.0.0.1:PORT, runs the command with LAB_TEST_DB=postgres and
-# LAB_TEST_PG_PORT=PORT (the scripts' testdb, tests/integration/pgsrv.sh,
+# PGSRV_PORT=PORT (the scripts' testdb, tests/integration/pgsrv.sh,
 # then gives each database a new one on it; PGPASSFILE holds the
 # password), stops the cluster on every exit path and exits with the
 # command's status. The command's expected outputs are the SQLite run's.
@@ -29,14 +29,13 @@ fi
 P=$(mktemp -d /tmp/lab-onpg.XXXXXX)
 harness_trap 'pgsrv_stop "$P"; rm -rf "$P"'
 pgsrv_start "$P" "$PORT" || { echo "on-pg.sh: cluster on $PORT" >&2; exit 1; }
-LAB_TEST_DB=postgres LAB_TEST_PG_PORT=$PORT
-export LAB_TEST_DB LAB_TEST_PG_PORT
+LAB_TEST_DB=postgres
+export LAB_TEST_DB
 rc=0
 "$@" || rc=$?
-# the variant must have run on PostgreSQL: a database testdb made, holding
-# lab's schema
-n=$("$PGBIN/../bin/psql" -X -At -h 127.0.0.1 -p "$PORT" -U lab -d postgres \
-    -c "SELECT count(*) FROM pg_database WHERE datname LIKE 't\_%'") || n=0
+# the variant must have run on PostgreSQL: a database testdb made
+n=$(pgsrv_sql postgres "SELECT count(*) FROM pg_database WHERE
+    datname LIKE 't\_%'") || n=0
 if [ "$rc" = 0 ] && [ "${n:-0}" -eq 0 ]; then
 	echo "on-pg.sh: $*: no database was made on PostgreSQL" >&2
 	rc=1

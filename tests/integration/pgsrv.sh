@@ -15,12 +15,15 @@
 #	Stops it (immediate); cannot fail.
 # pgsrv_as COMMAND...
 #	Runs it as the server's user (postgres, else nobody) when root.
+# pgsrv_sql DB SQL...
+#	Runs each SQL on database DB of the cluster of PGSRV_PORT as lab,
+#	printing the rows it returns (psql -At).
 # pgsrv_psql SQL...
-#	Runs each SQL on the cluster's database postgres as lab.
+#	pgsrv_sql on the database postgres, printing nothing.
 # testdb FILE
 #	Prints the database a test uses: FILE on SQLite (the default);
 #	when LAB_TEST_DB=postgres, a new empty database on the cluster of
-#	LAB_TEST_PG_PORT (on-pg.sh starts it), as its postgresql:// URI: a
+#	PGSRV_PORT (on-pg.sh starts it), as its postgresql:// URI: a
 #	copy of LAB_TEST_PG_TEMPLATE when set (a database made once).
 
 PGBIN=${PGBIN:-/usr/lib/postgresql/15/bin}
@@ -84,13 +87,19 @@ pgsrv_stop()
 	fi
 }
 
+pgsrv_sql()
+{
+	_pdb=$1
+	shift
+	for _s in "$@"; do
+		"$PGBIN/../bin/psql" -X -q -At -v ON_ERROR_STOP=1 -h 127.0.0.1 \
+		    -p "$PGSRV_PORT" -U lab -d "$_pdb" -c "$_s" || return 1
+	done
+}
+
 pgsrv_psql()
 {
-	for _s in "$@"; do
-		"$PGBIN/../bin/psql" -X -q -v ON_ERROR_STOP=1 -h 127.0.0.1 \
-		    -p "${PGSRV_PORT:-${LAB_TEST_PG_PORT:-}}" -U lab -d postgres \
-		    -c "$_s" >/dev/null || return 1
-	done
+	pgsrv_sql postgres "$@" >/dev/null
 }
 
 testdb()
@@ -101,10 +110,9 @@ testdb()
 	fi
 	# one database a call (often in a subshell: no counter survives)
 	_tn=t_$(od -An -N8 -tx1 /dev/urandom | tr -d ' \n')
-	PGSRV_PORT=${PGSRV_PORT:-$LAB_TEST_PG_PORT} pgsrv_psql \
-	    "CREATE DATABASE $_tn${LAB_TEST_PG_TEMPLATE:+ TEMPLATE $LAB_TEST_PG_TEMPLATE}" ||
-		return 1
-	echo "postgresql://lab@127.0.0.1:${PGSRV_PORT:-$LAB_TEST_PG_PORT}/$_tn"
+	pgsrv_psql "CREATE DATABASE $_tn${LAB_TEST_PG_TEMPLATE:+ TEMPLATE \
+$LAB_TEST_PG_TEMPLATE}" || return 1
+	echo "postgresql://lab@127.0.0.1:$PGSRV_PORT/$_tn"
 }
 
 # testdb_dump DB FILE
