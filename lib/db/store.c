@@ -432,9 +432,15 @@ load_memberships(struct load *l)
 	lab_db_finalize(st);
 	if (ng > 1)
 		qsort(gv, ng, sizeof(*gv), cmp_groupid);
-	if (prepare(l, "SELECT host_id, group_id, position FROM host_groups",
-	    "SELECT host_id, group_id, position FROM host_groups "
-	    "WHERE host_id = ?1", &st) == -1)
+	/*
+	 * one host's memberships together: SQLite's key order gave that
+	 * without the ORDER BY, PostgreSQL's heap does not (a host updated
+	 * by another import has its rows apart, and the second run of them
+	 * replaced the first)
+	 */
+	if (prepare(l, "SELECT host_id, group_id, position FROM host_groups "
+	    "ORDER BY host_id", "SELECT host_id, group_id, position FROM "
+	    "host_groups WHERE host_id = ?1", &st) == -1)
 		goto out;
 	while ((rc = lab_db_step(st)) == DB_ROW) {
 		nh = host_by_id(l, lab_db_column_int64(st, 0));
