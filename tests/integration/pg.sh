@@ -37,14 +37,9 @@ fi
 }
 T=$(mktemp -d /tmp/lab-pg.XXXXXX)
 chmod 755 "$T"
-# the server refuses to run as root: as postgres, else nobody (pgsrv.sh)
 . "$SRC/tests/integration/pgsrv.sh"
-as_pg() { pgsrv_as "$@"; }
 cleanup() {
-	if [ -f "$T/pg/postmaster.pid" ]; then
-		as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop \
-		    >/dev/null 2>&1 || :
-	fi
+	pgsrv_stop "$T"
 	snmp_stop "$T/agent"
 	[ -n "${KEEP:-}" ] || rm -rf "$T"
 }
@@ -53,32 +48,12 @@ NAME=pg.sh
 . "$SRC/tests/integration/check.sh"
 
 # --- a cluster of our own: user lab, a password, scram-sha-256 ---------
-mkdir "$T/pg" "$T/sock"
-PW=pg-secret-$$-x7
-printf '%s\n' "$PW" >"$T/pwfile"
-if [ "$(id -u)" = 0 ]; then
-	u=postgres
-	id postgres >/dev/null 2>&1 || u=nobody
-	chown "$u" "$T/pg" "$T/sock" "$T/pwfile"
-fi
-as_pg "$PGBIN/initdb" -D "$T/pg" -U lab -A scram-sha-256 \
-    --pwfile="$T/pwfile" >"$T/initdb.log" 2>&1 || {
-	cat "$T/initdb.log" >&2
-	fail "initdb"
-}
-rm -f "$T/pwfile"
-as_pg "$PGBIN/pg_ctl" -D "$T/pg" -l "$T/sock/pg.log" -w -o "-p $PORT -k $T/sock \
--c listen_addresses=127.0.0.1" start >/dev/null 2>&1 || {
-	cat "$T/sock/pg.log" >&2
-	fail "pg_ctl start"
-}
-harness_pidfile postgres "$T/pg/postmaster.pid"
-export PGPASSFILE="$T/pgpass" HOME="$T" LAB_CREDENTIALS="$T/cred.yaml"
-unset LAB_DB LAB_CONFIG PGPASSWORD PGHOST PGPORT PGUSER PGDATABASE || :
-printf '127.0.0.1:%s:*:lab:%s\n' "$PORT" "$PW" >"$PGPASSFILE"
-chmod 600 "$PGPASSFILE"
-"$PGBIN/../bin/psql" -q -h 127.0.0.1 -p $PORT -U lab -d postgres \
-    -c 'CREATE DATABASE lab' -c 'CREATE DATABASE lab2' >/dev/null ||
+pgsrv_start "$T" $PORT || fail "a PostgreSQL cluster on 127.0.0.1:$PORT"
+PW=$(cut -d: -f5 "$T/pgpass")
+[ -n "$PW" ] || fail "no password in $T/pgpass"
+export HOME="$T" LAB_CREDENTIALS="$T/cred.yaml"
+unset LAB_DB LAB_CONFIG || :
+pgsrv_psql 'CREATE DATABASE lab' 'CREATE DATABASE lab2' ||
 	fail "create database"
 URI=postgresql://lab@127.0.0.1:$PORT/lab
 SQ=$T/lab.db
@@ -133,9 +108,9 @@ has reimport.out "0 added, 0 changed, 0 removed"
 # a host's memberships apart in the table (PostgreSQL keeps rows in no
 # key order: an update moves a row to the end, as a concurrent import
 # did), and still read whole
-"$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d lab -c 'UPDATE host_groups
-    SET position = position WHERE host_id = (SELECT min(host_id) FROM
-    host_groups) AND position = 0' >/dev/null || fail "psql: update"
+pgsrv_sql lab 'UPDATE host_groups SET position = position WHERE host_id =
+    (SELECT min(host_id) FROM host_groups) AND position = 0' ||
+	fail "psql: update"
 run export-moved --db "$URI" export
 cmp -s "$T/export-sq.out" "$T/export-moved.out" || {
 	diff "$T/export-sq.out" "$T/export-moved.out" >&2 || :
@@ -145,8 +120,7 @@ ok
 
 # --- shares and mounts (schema 018, issue 21) equal too ---------------
 U3=postgresql://lab@127.0.0.1:$PORT/lab3
-"$PGBIN/../bin/psql" -q -h 127.0.0.1 -p $PORT -U lab -d postgres \
-    -c 'CREATE DATABASE lab3' >/dev/null || fail "create database lab3"
+pgsrv_psql 'CREATE DATABASE lab3' || fail "create database lab3"
 for db in "$U3" "$T/shares.db"; do
 	k=pg
 	[ "$db" = "$U3" ] || k=sq
@@ -250,12 +224,12 @@ run down --db "postgresql://lab@127.0.0.1:1/lab" ls hosts
 one_line down "server 127.0.0.1:1 (database 'lab'): cannot connect"
 run nodb --db "postgresql://lab@127.0.0.1:$PORT/nosuchdb" ls hosts
 one_line nodb "database \"nosuchdb\" does not exist"
-"$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d lab \
-    -c 'UPDATE lab_schema SET version = version + 1' >/dev/null
+pgsrv_sql lab 'UPDATE lab_schema SET version = version + 1' ||
+	fail "psql: update"
 run newer --db "$URI" ls hosts
 one_line newer "has schema version .*newer than this lab knows"
-"$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d lab \
-    -c 'UPDATE lab_schema SET version = version - 1' >/dev/null
+pgsrv_sql lab 'UPDATE lab_schema SET version = version - 1' ||
+	fail "psql: update"
 ok
 
 # --- two imports at once: one inventory whole, never a mix ------------
@@ -311,8 +285,7 @@ if s is not None:
 db.commit()
 PY
 U4=postgresql://lab@127.0.0.1:$PORT/lab4
-"$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d postgres \
-    -c 'CREATE DATABASE lab4' >/dev/null || fail "create database lab4"
+pgsrv_psql 'CREATE DATABASE lab4' || fail "create database lab4"
 run cp-to --db "$SQ" db copy --to "$U4" --json
 [ "$(rc cp-to)" = 0 ] || fail "db copy --to: $(cat "$T/cp-to.err")"
 run cp-back --db "$T/back.db" db copy --from "$U4"
@@ -393,6 +366,29 @@ psql2() { "$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d lab2 "$@"; }
 other=b
 cmp -s "$T/both.out" "$T/ex-b.out" && other=a
 psqlp() { "$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d postgres "$@"; }
+# held DB TABLE: waits (bounded) until a session holds TABLE in SHARE mode
+held() {
+	i=0
+	until [ "$(pgsrv_sql "$1" "SELECT count(*) FROM pg_locks l JOIN
+	    pg_class c ON c.oid = l.relation WHERE c.relname = '$2' AND
+	    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || fail "the lock on $2 was not taken"
+		sleep 0.1
+	done
+}
+# waiting DB N: waits (bounded, 10 s) until N of lab's sessions wait for a
+# lock; fails when they never do
+waiting() {
+	i=0
+	until [ "$(pgsrv_sql "$1" "SELECT count(*) FROM pg_stat_activity
+	    WHERE application_name = 'lab' AND
+	    wait_event_type = 'Lock'")" = "$2" ]; do
+		i=$((i + 1))
+		[ $i -lt 100 ] || return 1
+		sleep 0.1
+	done
+}
 psqlp -c 'ALTER DATABASE lab2 SET default_transaction_read_only = on' ||
 	fail "set read-only"
 run ro --db "$U2" import --prune --yes "$T/$other"
@@ -406,14 +402,7 @@ cmp -s "$T/both.out" "$T/ro-export.out" || fail "read-only: the lab changed"
 # backend is terminated there: nothing of it is kept
 psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
     -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
-i=0
-until [ "$(psql2 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
-    ON c.oid = l.relation WHERE c.relname = 'known_issues' AND
-    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the lock on known_issues was not taken"
-	sleep 0.1
-done
+held lab2 known_issues
 "$LAB" --db "$U2" import --prune --yes "$SRC/inventory" >"$T/term.out" \
     2>"$T/term.err" & pl=$!
 i=0
@@ -449,14 +438,7 @@ psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
         END LOOP; END \$\$" \
     -c 'SELECT pg_advisory_xact_lock(7243011)' -c 'COMMIT' \
     >"$T/locker.out" 2>&1 & locker=$!
-i=0
-until [ "$(psql2 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
-    ON c.oid = l.relation WHERE c.relname = 'known_issues' AND
-    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the lock on known_issues was not taken"
-	sleep 0.1
-done
+held lab2 known_issues
 run deadlock --db "$U2" import --prune --yes "$SRC/inventory"
 wait "$locker" || fail "the other session: $(cat "$T/locker.out")"
 [ "$(rc deadlock)" = 0 ] || fail "a deadlock: exit $(rc deadlock): $(cat "$T/deadlock.err")"
@@ -471,31 +453,16 @@ ok
 run kill-before --db "$U2" export
 psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
     -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
-i=0
-until [ "$(psql2 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
-    ON c.oid = l.relation WHERE c.relname = 'known_issues' AND
-    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "the lock on known_issues was not taken"
-	sleep 0.1
-done
+held lab2 known_issues
 "$LAB" --db "$U2" import --prune --yes "$T/a" >"$T/kill.out" \
     2>"$T/kill.err" & pl=$!
-i=0
-until [ "$(psql2 -tAc "SELECT count(*) FROM pg_stat_activity WHERE
-    application_name = 'lab' AND wait_event_type = 'Lock'")" = 1 ]; do
-	i=$((i + 1))
-	[ $i -lt 40 ] || fail "lab's import never waited for known_issues"
-	sleep 0.1
-done
-as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop >/dev/null 2>&1 ||
-	fail "pg_ctl stop"
+waiting lab2 1 || fail "lab's import never waited for known_issues"
+pgsrv_stop "$T"
 rc=0
 wait "$pl" || rc=$?
 wait "$locker" || :
 [ "$rc" = 3 ] || fail "an import whose server died: exit $rc, want 3"
-as_pg "$PGBIN/pg_ctl" -D "$T/pg" -l "$T/sock/pg.log" -w -o "-p $PORT -k $T/sock \
--c listen_addresses=127.0.0.1" start >/dev/null 2>&1 || fail "pg_ctl restart"
+pgsrv_run "$T" $PORT || fail "pg_ctl restart"
 run kill-after --db "$U2" export
 cmp -s "$T/kill-before.out" "$T/kill-after.out" ||
 	fail "an import whose server died left a change"
@@ -533,17 +500,6 @@ ok
 # --- a switch discovery: a deadlock, then the server killed mid-write -
 # (in lab3, the shares lab, which gains a switch: no new database to make)
 psql5() { "$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d lab3 "$@"; }
-# waits (bounded) until a session holds TABLE in SHARE mode
-held() {
-	i=0
-	until [ "$(psql5 -tAc "SELECT count(*) FROM pg_locks l JOIN pg_class c
-	    ON c.oid = l.relation WHERE c.relname = '$1' AND
-	    l.mode = 'ShareLock' AND l.granted")" = 1 ]; do
-		i=$((i + 1))
-		[ $i -lt 100 ] || fail "the lock on $1 was not taken"
-		sleep 0.1
-	done
-}
 # every row a discovery and a report write, and when
 rows() {
 	psql5 -tAc "SELECT (SELECT count(*) FROM switch_ports),
@@ -576,7 +532,7 @@ psql5 -c 'BEGIN' -c 'LOCK TABLE switch_findings IN SHARE MODE' \
         END LOOP; END \$\$" \
     -c 'SELECT pg_advisory_xact_lock(7243011)' -c 'COMMIT' \
     >"$T/locker.out" 2>&1 & locker=$!
-held switch_findings
+held lab3 switch_findings
 run sw-deadlock --db "$U3" switch discover sg
 wait "$locker" || fail "the other session: $(cat "$T/locker.out")"
 [ "$(rc sw-deadlock)" = 0 ] ||
@@ -607,28 +563,21 @@ run rp-first --db "$U3" report --record
 r0=$(rows)
 psql5 -c 'BEGIN' -c 'LOCK TABLE switch_findings, report_runs IN SHARE MODE' \
     -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
-held switch_findings
-held report_runs
+held lab3 switch_findings
+held lab3 report_runs
 "$LAB" --db "$U3" switch discover sg >"$T/swkill.out" 2>"$T/swkill.err" &
 pd=$!
 "$LAB" --db "$U3" report --record >"$T/rpkill.out" 2>"$T/rpkill.err" &
 pr=$!
-i=0
-until [ "$(psql5 -tAc "SELECT count(*) FROM pg_stat_activity WHERE
-    application_name = 'lab' AND wait_event_type = 'Lock'")" = 2 ]; do
-	i=$((i + 1))
-	[ $i -lt 100 ] || fail "lab's discovery and report never waited for the locks"
-	sleep 0.1
-done
-as_pg "$PGBIN/pg_ctl" -D "$T/pg" -m immediate -w stop >/dev/null 2>&1 ||
-	fail "pg_ctl stop"
+waiting lab3 2 ||
+	fail "lab's discovery and report never waited for the locks"
+pgsrv_stop "$T"
 rcd=0
 wait "$pd" || rcd=$?
 rcr=0
 wait "$pr" || rcr=$?
 wait "$locker" || :
-as_pg "$PGBIN/pg_ctl" -D "$T/pg" -l "$T/sock/pg.log" -w -o "-p $PORT -k $T/sock \
--c listen_addresses=127.0.0.1" start >/dev/null 2>&1 || fail "pg_ctl restart"
+pgsrv_run "$T" $PORT || fail "pg_ctl restart"
 [ "$rcd" != 0 ] || fail "a discovery whose server died: exit 0"
 [ "$rcr" = 3 ] || fail "a report whose server died: exit $rcr, want 3"
 for k in swkill rpkill; do

@@ -11,6 +11,8 @@
 #	server refuses to run as root: it runs as postgres (else nobody).
 #	Records the postmaster with harness_pidfile when harness.sh is
 #	loaded. Exports PGSRV_PORT. Fails (status 1) with the log on stderr.
+# pgsrv_run DIR PORT
+#	Starts the cluster pgsrv_start made in DIR again (after pgsrv_stop).
 # pgsrv_stop DIR
 #	Stops it (immediate); cannot fail.
 # pgsrv_as COMMAND...
@@ -68,14 +70,19 @@ pgsrv_start()
 	PGPASSFILE=$_pd/pgpass PGSRV_PORT=$2
 	export PGPASSFILE PGSRV_PORT
 	unset PGPASSWORD PGHOST PGPORT PGUSER PGDATABASE || :
-	if ! pgsrv_as "$PGBIN/pg_ctl" -D "$_pd/pg" -l "$_pd/sock/pg.log" -w \
-	    -o "-p $2 -k $_pd/sock -c listen_addresses=127.0.0.1 -c fsync=off" \
-	    start >/dev/null 2>&1; then
-		cat "$_pd/sock/pg.log" >&2
-		return 1
-	fi
+	pgsrv_run "$_pd" "$2" || return 1
 	if [ "${HARNESS_LOADED:-0}" = 1 ]; then
 		harness_pidfile postgres "$_pd/pg/postmaster.pid"
+	fi
+}
+
+pgsrv_run()
+{
+	if ! pgsrv_as "$PGBIN/pg_ctl" -D "$1/pg" -l "$1/sock/pg.log" -w \
+	    -o "-p $2 -k $1/sock -c listen_addresses=127.0.0.1 -c fsync=off" \
+	    start >/dev/null 2>&1; then
+		cat "$1/sock/pg.log" >&2
+		return 1
 	fi
 }
 
