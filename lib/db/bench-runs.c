@@ -72,6 +72,40 @@ lab_db_bench_runs(struct lab_db *db, const char *host, int64_t since,
 	return read_runs(db, st, out, err);
 }
 
+static int
+cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+int
+lab_db_bench_done_hosts(struct lab_db *db, struct lab_strv *out,
+    struct lab_err *err)
+{
+	struct db_stmt	*st;
+	int		 rc;
+
+	lab_strv_init(out);
+	if (lab_db_prepare(db, "SELECT DISTINCT host FROM bench_runs "
+	    "WHERE status = 'done'", &st, err) == -1)
+		return -1;
+	while ((rc = lab_db_step(st)) == DB_ROW)
+		if (lab_strv_add(out, (const char *)lab_db_column_text(st, 0))
+		    == -1) {
+			lab_db_finalize(st);
+			lab_strv_release(out);
+			return lab_err_oom(err);
+		}
+	if (rc != DB_DONE) {
+		lab_strv_release(out);
+		return lab_db_step_fail(db, st, rc, err, "read bench hosts");
+	}
+	lab_db_finalize(st);
+	if (out->n > 1)
+		qsort(out->v, out->n, sizeof(*out->v), cmp_strp);
+	return 0;
+}
+
 int
 lab_db_bench_last_done(struct lab_db *db, const char *host,
     struct lab_bench_run *run, struct lab_err *err)

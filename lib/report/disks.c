@@ -194,17 +194,33 @@ out:
 	return rc;
 }
 
+static int
+cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
 int
 lab_report_disks(struct lab_db *db, struct lab_report *r,
     struct lab_bench_findings *out, struct lab_err *err)
 {
+	struct lab_strv	 done;
 	struct ref	*refs;
 	size_t		 i, n;
 	int		 rc = 0;
 
+	/* only the hosts with a done run are asked for it: one statement
+	   for a lab that never ran a bench, not one a host */
+	if (lab_db_bench_done_hosts(db, &done, err) == -1)
+		return -1;
 	for (i = 0; i < r->nhosts; i++)
-		if (load_host(db, &r->hosts[i], err) == -1)
+		if (done.n > 0 && bsearch(&r->hosts[i].name, done.v, done.n,
+		    sizeof(*done.v), cmp_strp) != NULL &&
+		    load_host(db, &r->hosts[i], err) == -1) {
+			lab_strv_release(&done);
 			return -1;
+		}
+	lab_strv_release(&done);
 	if (refs_build(r, &refs, &n) == -1)
 		return lab_err_oom(err);
 	for (i = 0; rc == 0 && i < r->nhosts; i++)
