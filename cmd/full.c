@@ -5,7 +5,9 @@
  * json-c only; every other command is the full lab (libfreeipmi,
  * libipmiconsole, net-snmp, libssh2 and their crypto), run in its place
  * by exec, so a command that talks to no BMC, switch or host does not pay
- * to load and relocate them (bench/startup).
+ * to load and relocate them (bench/startup). Neither links libpq: it is
+ * loaded at the first connection to a PostgreSQL database (lib/db/pq.h),
+ * so these commands serve one here too.
  */
 #include <sys/stat.h>
 
@@ -66,7 +68,6 @@ static const struct {
 	const char	*soname;
 	const char	*package;
 } full_libs[] = {
-	{ "libpq.so.5", "libpq5" },
 	{ "libssh2.so.1", "libssh2-1" },
 	{ "libcrypto.so.3", "libssl3" },
 	{ "libfreeipmi.so.17", "libfreeipmi17" },

@@ -829,13 +829,6 @@ main(int argc, char **argv)
 	if (parse_opts(&call, argc - i + 1, argv + i - 1) == -1 ||
 	    check_arity(&call) == -1)
 		return LAB_EXIT_INPUT;
-#ifdef LAB_LIGHT
-	/* the light front has no PostgreSQL driver (lib/db/pg-priv.h) */
-	if (lab_db_uri_is_pg(call.db_path)) {
-		lab_config_free(config);
-		return cmd_full_exec(argv);
-	}
-#endif
 	format(&call);
 	table_setup(call.csv);
 	rc = exit_code(&call, v->run(&call, &err), &err);

@@ -121,11 +121,14 @@ bind_str(struct db_stmt *st, int idx, const char *s)
 	lab_db_bind_static(st, idx, s);
 }
 
-/* Steps a bound write statement once and resets it. */
+/*
+ * Runs a bound write statement once (sent: on PostgreSQL its failure may
+ * be the next statement's) and resets it.
+ */
 static int
 run(struct apply *a, struct db_stmt *st, const char *what)
 {
-	int	rc = lab_db_step(st);
+	int	rc = lab_db_send(st);
 
 	lab_db_reset(st);
 	lab_db_clear_bindings(st);
@@ -1072,6 +1075,7 @@ apply_once(struct lab_db *db, const struct lab_inventory *inv,
 	struct fgroup		*fv = NULL;
 	size_t			 i, fn = 0;
 	int			 write = !(flags & LAB_APPLY_DRY_RUN), rc = -1;
+	int			 bulk;
 
 	memset(&a, 0, sizeof(a));
 	a.db = db;
@@ -1119,6 +1123,12 @@ apply_once(struct lab_db *db, const struct lab_inventory *inv,
 		goto out;
 	if (!(flags & LAB_APPLY_PRUNE) && check_kept_macs(cur, inv, hv, err) == -1)
 		goto out;
+	bulk = write && db->drv->bulk != NULL && cur->nhosts == 0 &&
+	    inv->nhosts >= LAB_DB_BULK_HOSTS;
+	if (bulk && db->drv->bulk(db, 1) != DB_OK) {
+		lab_db_fail(db, err, "drop foreign keys for a bulk load");
+		goto out;
+	}
 	if (final_groups(cur, inv, hv, flags, &fv, &fn) == -1) {
 		lab_err_oom(err);
 		goto out;
@@ -1142,6 +1152,10 @@ apply_once(struct lab_db *db, const struct lab_inventory *inv,
 	    lab_db_known_issues_apply(db, inv, flags, write, now, &ch,
 	    err) == -1)
 		goto out;
+	if (bulk && db->drv->bulk(db, 0) != DB_OK) {
+		lab_db_fail(db, err, "check foreign keys after a bulk load");
+		goto out;
+	}
 	if (write && lab_db_commit(db, err) == -1)
 		goto out;
 	*ret = ch;

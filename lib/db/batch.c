@@ -81,7 +81,7 @@ bind(struct db_stmt *st, int idx, const struct db_val *v)
 static int
 step(struct db_batch *b, struct db_stmt *st, struct lab_err *err)
 {
-	int	rc = lab_db_step(st);
+	int	rc = lab_db_send(st);
 
 	lab_db_reset(st);
 	lab_db_clear_bindings(st);

@@ -48,6 +48,13 @@ lab_db_last_id(struct lab_db *db)
  */
 #define LAB_DB_TRIES	3
 
+/*
+ * A first import (no host in the database) of at least this many hosts
+ * fills the tables in bulk (db->drv->bulk: PostgreSQL's foreign keys
+ * checked once at the end, not row by row).
+ */
+#define LAB_DB_BULK_HOSTS	500
+
 /* Whether the last failure was such a conflict: the whole transaction,
    rolled back, may run again. */
 static inline int

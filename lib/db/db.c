@@ -112,13 +112,10 @@ migrate_tx(struct lab_db *db, void *arg, struct lab_err *err)
 	return 0;
 }
 
+/* v: the version read at the open */
 static int
-migrate(struct lab_db *db, struct lab_err *err)
+migrate(struct lab_db *db, int v, struct lab_err *err)
 {
-	int	v = 0;
-
-	if (schema_version(db, &v, err) == -1)
-		return -1;
 	if (v == NMIGRATIONS)
 		return 0;
 	return lab_db_tx(db, migrate_tx, NULL, err);
@@ -126,12 +123,8 @@ migrate(struct lab_db *db, struct lab_err *err)
 
 /* Read-only: the schema must be this lab's, since it cannot migrate it. */
 static int
-schema_current(struct lab_db *db, struct lab_err *err)
+schema_current(struct lab_db *db, int v, struct lab_err *err)
 {
-	int	v = 0;
-
-	if (schema_version(db, &v, err) == -1)
-		return -1;
 	if (v < NMIGRATIONS)
 		return lab_err_set(err, LAB_EXIT_ENV, "database '%s' has schema "
 		    "version %d, older than this lab's (%d), and is opened "
@@ -145,14 +138,10 @@ schema_current(struct lab_db *db, struct lab_err *err)
  * on SQLite: only a command that creates (init, import) may fill it.
  */
 static int
-schema_absent(struct lab_db *db, int flags, struct lab_err *err)
+schema_absent(struct lab_db *db, int flags, int v, struct lab_err *err)
 {
-	int	v = 0;
-
 	if ((flags & LAB_DB_CREATE) || !lab_db_uri_is_pg(db->path))
 		return 0;
-	if (user_version(db, &v, err) == -1)
-		return -1;
 	if (v == 0)
 		return lab_err_set(err, LAB_EXIT_ENV, "no database at '%s': run "
 		    "'lab init' or 'lab import FILE' first", db->path);
@@ -173,23 +162,19 @@ lab_db_open_auth(const char *path, int flags, const char *password,
     struct lab_db **ret, struct lab_err *err)
 {
 	struct lab_db	*db;
-	int		 ro = (flags & LAB_DB_READONLY) != 0;
+	int		 ro = (flags & LAB_DB_READONLY) != 0, v = 0;
 
 	if ((db = calloc(1, sizeof(*db))) == NULL ||
 	    (db->path = strdup(path)) == NULL) {
 		free(db);
 		return lab_err_oom(err);
 	}
-	if (lab_db_uri_is_pg(path) && lab_db_pg_open == NULL) {
-		lab_db_free(db);
-		return lab_err_set(err, LAB_EXIT_ENV, "database %s: this program "
-		    "is built without the PostgreSQL driver (run lab)", path);
-	}
 	if ((lab_db_uri_is_pg(path) ? lab_db_pg_open(db, flags, password,
 	    err) :
 	    lab_db_sqlite_open(db, flags, err)) == -1 ||
-	    schema_absent(db, flags, err) == -1 ||
-	    (ro ? schema_current(db, err) : migrate(db, err)) == -1) {
+	    schema_version(db, &v, err) == -1 ||
+	    schema_absent(db, flags, v, err) == -1 ||
+	    (ro ? schema_current(db, v, err) : migrate(db, v, err)) == -1) {
 		lab_db_free(db);
 		return -1;
 	}

@@ -4,13 +4,12 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <libpq-fe.h>
-
 #include "lab/db.h"
 #include "lab/dburi.h"
 #include "lab/str.h"
 #include "db-priv.h"
 #include "pg-priv.h"
+#include "pq.h"
 
 /*
  * The PostgreSQL backend of the driver seam (stmt.h), through libpq.
@@ -29,6 +28,13 @@
  * texts thousands of times). Those server statements are kept by text,
  * and the types of the values where they are said, for the connection's
  * life, at most LAB_PG_NAMED of them.
+ *
+ * A batch of rows (batch.c) in a write transaction is sent in pipeline
+ * mode (lab_db_send): lab goes on building the next batch while the
+ * server writes this one, instead of waiting a round trip for each.
+ * Their answers are read before any other statement runs, or when
+ * LAB_PG_PIPED are pending; the first failure among them is then that
+ * statement's (the transaction is over by then in any case).
  */
 
 #define LAB_PG_LOCK	7243011	/* pg_advisory_xact_lock key of lab */
@@ -36,6 +42,7 @@
 					   conflict ended */
 
 #define LAB_PG_NAMED	512	/* server statements a connection keeps */
+#define LAB_PG_PIPED	128	/* results a pipeline has pending at most */
 
 #define INT8OID		20
 #define INT2OID		21
@@ -63,6 +70,8 @@ struct pgc {
 	struct pg_text	*text;
 	size_t		 ntext, cap;
 	int		 nnamed;
+	char		*readd;		/* the foreign keys a bulk load dropped */
+	int		 piped;		/* results sent for, not yet read */
 };
 
 struct pg_stmt {
@@ -229,6 +238,107 @@ run_once(struct pgc *c, struct pg_stmt *s)
 	    NULL, NULL, 0);
 }
 
+/*
+ * Reads the answers of what was sent in pipeline mode and leaves it:
+ * DB_OK, or DB_ERROR with the first failure kept.
+ */
+static int
+drain(struct lab_db *db)
+{
+	struct pgc	*c = C(db);
+	PGresult	*r;
+	ExecStatusType	 rs;
+	int		 rc = DB_OK, nulls = 0;
+
+	if (PQpipelineStatus(c->c) == PQ_PIPELINE_OFF)
+		return DB_OK;
+	c->piped = 0;
+	if (PQpipelineSync(c->c) != 1) {
+		keep_error(db, NULL);
+		return DB_ERROR;
+	}
+	for (;;) {
+		/* NULL ends each statement's answer; two in a row, or a
+		   connection gone, end them all */
+		if ((r = PQgetResult(c->c)) == NULL) {
+			if (++nulls > 1 || PQstatus(c->c) != CONNECTION_OK) {
+				if (rc == DB_OK)
+					keep_error(db, NULL);
+				return DB_ERROR;
+			}
+			continue;
+		}
+		nulls = 0;
+		rs = PQresultStatus(r);
+		if (rs == PGRES_PIPELINE_SYNC) {
+			PQclear(r);
+			break;
+		}
+		/* after a failure the server skips the rest: ABORTED */
+		if (rs != PGRES_COMMAND_OK && rs != PGRES_TUPLES_OK &&
+		    rs != PGRES_PIPELINE_ABORTED && rc == DB_OK) {
+			keep_error(db, r);
+			rc = DB_ERROR;
+		}
+		PQclear(r);
+	}
+	if (PQexitPipelineMode(c->c) != 1 && rc == DB_OK) {
+		keep_error(db, NULL);
+		rc = DB_ERROR;
+	}
+	return rc;
+}
+
+static int	pg_step(struct db_stmt *);
+
+/* lab_db_send(): in a write transaction, sent in pipeline mode. */
+static int
+pg_send(struct db_stmt *st)
+{
+	struct pg_stmt	*s = PS(st);
+	struct lab_db	*db = s->base.db;
+	struct pgc	*c = C(db);
+	struct pg_text	*t;
+	char		 name[24];
+	long		 i;
+	int		 ok;
+
+	if (c->piped == 0 &&
+	    PQtransactionStatus(c->c) != PQTRANS_INTRANS)
+		return pg_step(st);
+	if (c->piped >= LAB_PG_PIPED && drain(db) != DB_OK)
+		return DB_ERROR;
+	if (PQpipelineStatus(c->c) == PQ_PIPELINE_OFF &&
+	    PQenterPipelineMode(c->c) != 1) {
+		keep_error(db, NULL);
+		return DB_ERROR;
+	}
+	if ((i = text_of(c, s)) == -1)
+		return DB_NOMEM;
+	t = &c->text[i];
+	if (t->named < 0 && ++t->runs >= 2 && c->nnamed < LAB_PG_NAMED) {
+		snprintf(name, sizeof(name), "lab%d", c->nnamed);
+		if (PQsendPrepare(c->c, name, s->sql, s->n, s->type) != 1) {
+			keep_error(db, NULL);
+			return DB_ERROR;
+		}
+		c->piped++;
+		t->named = c->nnamed++;
+	}
+	snprintf(name, sizeof(name), "lab%d", t->named);
+	ok = t->named < 0 ? PQsendQueryParams(c->c, s->sql, s->n, s->type,
+	    (const char *const *)s->val, NULL, NULL, 0) :
+	    PQsendQueryPrepared(c->c, name, s->n, (const char *const *)s->val,
+	    NULL, NULL, 0);
+	if (ok != 1) {
+		keep_error(db, NULL);
+		return DB_ERROR;
+	}
+	c->piped++;
+	s->row = s->nrows = 0;
+	return DB_DONE;
+}
+
 /* Runs the statement; DB_OK or DB_ERROR (kept). */
 static int
 run(struct pg_stmt *s)
@@ -238,6 +348,8 @@ run(struct pg_stmt *s)
 	ExecStatusType	 rs;
 	int		 i;
 
+	if (drain(db) != DB_OK)
+		return DB_ERROR;
 	for (i = 0; i < LAB_PG_TRIES; i++) {
 		PQclear(s->res);
 		s->res = run_once(c, s);
@@ -447,6 +559,9 @@ pg_exec(struct lab_db *db, const char *sql)
 	uint64_t	 typed;
 	int		 n, i, rc = DB_ERROR;
 
+	/* a ROLLBACK runs whatever the pipeline answered */
+	if (drain(db) != DB_OK && strncmp(sql, "ROLLBACK", 8) != 0)
+		return DB_ERROR;
 	if ((text = lab_db_pg_sql(sql, &n, &typed)) == NULL)
 		return DB_NOMEM;
 	for (i = 0; i < LAB_PG_TRIES; i++) {
@@ -532,6 +647,8 @@ pg_version_get(struct lab_db *db, int *ret)
 
 	/* no table yet: a new database (asked so, as an error would end
 	   the transaction the migration runs in) */
+	if (drain(db) != DB_OK)
+		return DB_ERROR;
 	r = PQexec(C(db)->c, "SELECT to_regclass('lab_schema') IS NULL");
 	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
 		keep_error(db, r);
@@ -577,8 +694,63 @@ pg_close(struct lab_db *db)
 		free(c->text[i].key);
 	free(c->text);
 	free(c->msg);
+	free(c->readd);
 	free(c);
 	db->h = NULL;
+}
+
+/*
+ * A first import of a big lab: PostgreSQL checks a foreign key row by row
+ * (a SELECT ... FOR KEY SHARE of the parent for each of 70,000 NICs,
+ * disks and memberships), about half the server's time. So, as
+ * PostgreSQL's "Populating a Database" says, the keys from the tables
+ * the import fills to hosts and groups are dropped in its transaction
+ * and added back at its end, each checked then by one scan. DDL is
+ * transactional: a failure, a rollback or a kill leaves them as they
+ * were. The tables are locked (ACCESS EXCLUSIVE) until the commit, so
+ * a reader waits for the first import rather than seeing an empty lab.
+ */
+static int
+pg_bulk(struct lab_db *db, int on)
+{
+	static const char	 keys[] = "SELECT string_agg(format("
+	    "'ALTER TABLE %s DROP CONSTRAINT %I', conrelid::regclass, conname), "
+	    "'; '), string_agg(format('ALTER TABLE %s ADD CONSTRAINT %I %s', "
+	    "conrelid::regclass, conname, pg_get_constraintdef(oid)), '; ') "
+	    "FROM pg_constraint WHERE contype = 'f' AND conrelid = ANY "
+	    "('{bmcs,host_ssh,host_network,nics,disks,host_groups}'::regclass[]) "
+	    "AND confrelid = ANY ('{hosts,groups}'::regclass[])";
+	struct pgc	*c = C(db);
+	PGresult	*r;
+	int		 rc;
+
+	if (drain(db) != DB_OK)
+		return DB_ERROR;
+	if (!on) {
+		rc = c->readd == NULL ? DB_OK : pg_exec(db, c->readd);
+		free(c->readd);
+		c->readd = NULL;
+		return rc;
+	}
+	free(c->readd);
+	c->readd = NULL;
+	r = PQexec(c->c, keys);
+	if (PQresultStatus(r) != PGRES_TUPLES_OK || PQntuples(r) != 1) {
+		keep_error(db, r);
+		PQclear(r);
+		return DB_ERROR;
+	}
+	if (PQgetisnull(r, 0, 0)) {
+		PQclear(r);
+		return DB_OK;
+	}
+	if ((c->readd = strdup(PQgetvalue(r, 0, 1))) == NULL) {
+		PQclear(r);
+		return DB_NOMEM;
+	}
+	rc = pg_exec(db, PQgetvalue(r, 0, 0));
+	PQclear(r);
+	return rc;
 }
 
 #define STR(x)	#x
@@ -588,6 +760,7 @@ static const struct db_driver pg_driver = {
 	.name = "postgresql",
 	.prepare = pg_prepare,
 	.step = pg_step,
+	.send = pg_send,
 	.reset = pg_reset,
 	.clear = pg_clear,
 	.finalize = pg_finalize,
@@ -608,6 +781,7 @@ static const struct db_driver pg_driver = {
 	.version_get = pg_version_get,
 	.version_set = pg_version_set,
 	.conflict = pg_conflict,
+	.bulk = pg_bulk,
 	.begin_sql = "BEGIN; SELECT pg_advisory_xact_lock(" XSTR(LAB_PG_LOCK)
 	    ")",
 	.read_sql = "BEGIN ISOLATION LEVEL REPEATABLE READ",
@@ -633,16 +807,19 @@ lab_db_pg_open(struct lab_db *db, int flags, const char *password,
 	const char		*vals[6];
 	struct lab_db_uri	 u;
 	struct pgc		*c;
-	char			 opts[96];
+	char			 opts[128];
 
-	if (lab_db_uri_parse(db->path, &u, err) == -1)
+	if (lab_db_uri_parse(db->path, &u, err) == -1 ||
+	    lab_pq_load(db->path, err) == -1)
 		return -1;
 	if ((c = calloc(1, sizeof(*c))) == NULL)
 		return lab_err_oom(err);
 	db->drv = &pg_driver;
 	db->h = c;
-	/* waits for another writer as long as SQLite would */
-	snprintf(opts, sizeof(opts), "-c lock_timeout=%d%s", LAB_DB_BUSY_MS,
+	/* waits for another writer as long as SQLite would; quiet: the
+	   migrations' CREATE IF NOT EXISTS notices */
+	snprintf(opts, sizeof(opts), "-c lock_timeout=%d "
+	    "-c client_min_messages=warning%s", LAB_DB_BUSY_MS,
 	    (flags & LAB_DB_READONLY) ? " -c default_transaction_read_only=on" :
 	    "");
 	vals[0] = db->path;
@@ -663,7 +840,5 @@ lab_db_pg_open(struct lab_db *db, int flags, const char *password,
 		    "(local socket)", *u.port ? ":" : "", u.port,
 		    *u.dbname ? u.dbname : u.user, (int)strcspn(m, "\n"), m);
 	}
-	/* quiet: the migrations' CREATE IF NOT EXISTS notices */
-	PQclear(PQexec(c->c, "SET client_min_messages = warning"));
 	return 0;
 }

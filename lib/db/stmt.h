@@ -37,6 +37,7 @@ struct db_driver {
 	int	(*prepare)(struct lab_db *, const char *sql,
 		    struct db_stmt **ret);	/* DB_OK, DB_NOMEM, DB_ERROR */
 	int	(*step)(struct db_stmt *);	/* DB_ROW, DB_DONE, else error */
+	int	(*send)(struct db_stmt *);	/* lab_db_send(); NULL: step */
 	void	(*reset)(struct db_stmt *);
 	void	(*clear)(struct db_stmt *);
 	void	(*finalize)(struct db_stmt *);
@@ -63,6 +64,9 @@ struct db_driver {
 	/* Whether the last failure was a conflict the server ended the
 	   transaction for (NULL: never) */
 	int	(*conflict)(struct lab_db *);
+	/* In a write transaction, before (on) and after (off) filling the
+	   empty inventory tables in bulk: DB_OK or not (NULL: nothing to do) */
+	int	(*bulk)(struct lab_db *, int on);
 	const char	*begin_sql;	/* a write transaction */
 	const char	*read_sql;	/* a read one: one snapshot throughout */
 	void	(*close)(struct lab_db *);
@@ -78,6 +82,17 @@ static inline int
 lab_db_step(struct db_stmt *st)
 {
 	return st->drv->step(st);
+}
+
+/*
+ * Runs a statement that returns no rows and may answer later: DB_DONE
+ * when sent; a failure is then the next statement's (on PostgreSQL, in a
+ * write transaction: sent in pipeline mode). Else lab_db_step().
+ */
+static inline int
+lab_db_send(struct db_stmt *st)
+{
+	return st->drv->send != NULL ? st->drv->send(st) : st->drv->step(st);
 }
 
 static inline void

@@ -6,7 +6,8 @@
 # 127, which this test also sees, so that it can fail). Each case hides
 # one library in a private mount namespace (unshare -m, /dev/null bound
 # over it: nothing outside the namespace changes, nothing to clean up
-# there). ls and --version, which never run lab-full, still work; a
+# there). ls and --version, which never run lab-full, still work, as
+# does every command on SQLite without libpq; a
 # library found only on LD_LIBRARY_PATH is accepted. Needs root.
 # sh missing-lib.sh LAB LAB_FULL
 set -eu
@@ -61,6 +62,21 @@ unshare -m sh -c 'mount --bind /dev/null "$1" && "$2" ls hosts &&
     "$2" --version' sh "$p" "$LAB" >"$T/out" 2>"$T/err" ||
     bad "ls/--version with libfreeipmi hidden: $(cat "$T/err")"
 grep -q '^lab ' "$T/out" || bad "--version: $(cat "$T/out")"
+
+# libpq is loaded only for a PostgreSQL database (lib/db/pq.c): hidden,
+# SQLite and every command still work, in both binaries; a postgresql://
+# database says which package to install, exit 3, one line, nothing tried
+p=$(path libpq.so.5)
+[ -n "$p" ] || bad "libpq.so.5: not in ldconfig -p"
+unshare -m sh -c 'mount --bind /dev/null "$1" && "$2" ls hosts &&
+    "$3" help >/dev/null && "$2" --db postgresql://lab@127.0.0.1:1/lab \
+    show x 2>"$4/err"; echo $? >"$4/rc"' sh "$p" "$LAB" "$FULL" "$T" \
+    >"$T/out" 2>"$T/err.sqlite" ||
+    bad "libpq hidden: SQLite or help failed: $(cat "$T/err.sqlite")"
+[ "$(cat "$T/rc")" = 3 ] || bad "libpq hidden: exit $(cat "$T/rc"), want 3"
+grep -q "^lab: show: database postgresql://lab@127.0.0.1:1/lab: PostgreSQL needs libpq (install the Debian package libpq5: apt install libpq5): " \
+    "$T/err" || bad "libpq hidden: stderr: $(cat "$T/err")"
+[ "$(wc -l <"$T/err")" = 1 ] || bad "libpq hidden: not one line: $(cat "$T/err")"
 
 # a library only on LD_LIBRARY_PATH (the system's hidden) is found
 p=$(path libjson-c.so.5)
