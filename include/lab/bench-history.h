@@ -28,7 +28,7 @@ void	lab_bench_runs_release(struct lab_bench_runs *);
    newest first, each with its disks and results. */
 int	lab_db_bench_runs(struct lab_db *, const char *host, int64_t since,
 	    struct lab_bench_runs *, struct lab_err *);
-/* The hosts with a done run, each once, sorted by strcmp() (empty:
+/* The hosts with a done run, each once, sorted (lab_strv_sort; empty:
    none); release with lab_strv_release(). */
 int	lab_db_bench_done_hosts(struct lab_db *, struct lab_strv *,
 	    struct lab_err *);

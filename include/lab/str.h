@@ -86,6 +86,10 @@ int	lab_strv_add(struct lab_strv *, const char *);
 int	lab_strv_take(struct lab_strv *, char *);
 /* Returns the index of s, or -1. */
 long	lab_strv_find(const struct lab_strv *, const char *);
+/* Sorts the strings by strcmp(). */
+void	lab_strv_sort(struct lab_strv *);
+/* lab_strv_find() in a vector lab_strv_sort() sorted: a binary search. */
+long	lab_strv_sorted_find(const struct lab_strv *, const char *);
 /*
  * Makes sv an empty vector with room for n strings, in pool p: filled
  * with lab_strv_put, freed with the pool (never lab_strv_add or

@@ -268,6 +268,30 @@ lab_strv_find(const struct lab_strv *sv, const char *s)
 	return -1;
 }
 
+static int
+cmp_strp(const void *a, const void *b)
+{
+	return strcmp(*(char *const *)a, *(char *const *)b);
+}
+
+void
+lab_strv_sort(struct lab_strv *sv)
+{
+	if (sv->n > 1)
+		qsort(sv->v, sv->n, sizeof(*sv->v), cmp_strp);
+}
+
+long
+lab_strv_sorted_find(const struct lab_strv *sv, const char *s)
+{
+	char	**p;
+
+	if (sv->n == 0)
+		return -1;
+	p = bsearch(&s, sv->v, sv->n, sizeof(*sv->v), cmp_strp);
+	return p != NULL ? (long)(p - sv->v) : -1;
+}
+
 /* An empty vector with room for n strings, in a pool. */
 int
 lab_strv_pool(struct lab_strv *sv, struct lab_pool *p, size_t n)

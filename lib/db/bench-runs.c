@@ -72,12 +72,6 @@ lab_db_bench_runs(struct lab_db *db, const char *host, int64_t since,
 	return read_runs(db, st, out, err);
 }
 
-static int
-cmp_strp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int
 lab_db_bench_done_hosts(struct lab_db *db, struct lab_strv *out,
     struct lab_err *err)
@@ -101,8 +95,7 @@ lab_db_bench_done_hosts(struct lab_db *db, struct lab_strv *out,
 		return lab_db_step_fail(db, st, rc, err, "read bench hosts");
 	}
 	lab_db_finalize(st);
-	if (out->n > 1)
-		qsort(out->v, out->n, sizeof(*out->v), cmp_strp);
+	lab_strv_sort(out);
 	return 0;
 }
 

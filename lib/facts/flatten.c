@@ -65,12 +65,6 @@ by_key(const void *a, const void *b)
 	    ((const struct lab_fact_kv *)b)->key);
 }
 
-static int
-by_str(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 static void
 buf_reset(struct lab_buf *b)
 {
@@ -106,8 +100,7 @@ addrs(struct kvs *k, const struct lab_host_facts *f, size_t first)
 		if (b.oom || lab_strv_add(&v, b.s) == -1)
 			k->oom = 1;
 	}
-	if (v.n > 0)
-		qsort(v.v, v.n, sizeof(*v.v), by_str);
+	lab_strv_sort(&v);
 	buf_reset(&b);
 	for (i = 0; i < v.n; i++)
 		lab_buf_addf(&b, "%s%s", i ? "," : "", v.v[i]);

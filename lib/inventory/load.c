@@ -925,12 +925,6 @@ load_file(struct lab_inventory *inv, const char *path, struct text *t,
 }
 
 static int
-cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
-static int
 load_dir(struct lab_inventory *inv, const char *dir, struct text *t,
     struct lab_err *err)
 {
@@ -963,7 +957,7 @@ load_dir(struct lab_inventory *inv, const char *dir, struct text *t,
 		    "folder", dir);
 		goto out;
 	}
-	qsort(names.v, names.n, sizeof(char *), cmpstr);
+	lab_strv_sort(&names);
 	for (i = 0; i < names.n; i++)
 		if (load_file(inv, names.v[i], t, err) == -1)
 			goto out;

@@ -27,18 +27,11 @@ item(const struct lab_inventory *inv, const char *s, size_t len,
 	return lab_strv_add(ret, name);
 }
 
-static int
-cmp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Whether name is in v, sorted as lab_target_named leaves it. */
 int
 lab_target_is_named(const struct lab_strv *v, const char *name)
 {
-	return v->n > 0 && bsearch(&name, v->v, v->n, sizeof(*v->v),
-	    cmp) != NULL;
+	return lab_strv_sorted_find(v, name) >= 0;
 }
 
 int
@@ -69,7 +62,6 @@ lab_target_named(const struct lab_inventory *inv, char *const *words,
 		}
 	}
 	/* sorted, for lab_target_is_named: 10,000 names cost no n^2 */
-	if (ret->n > 1)
-		qsort(ret->v, ret->n, sizeof(*ret->v), cmp);
+	lab_strv_sort(ret);
 	return 0;
 }

@@ -155,12 +155,6 @@ lab_inventory_find_switch(const void *inv, const char *name,
 	return sw;
 }
 
-static int
-cmpstr(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 /* Every group name, sorted and unique. */
 int
 lab_inventory_group_names(const struct lab_inventory *inv,
@@ -177,8 +171,7 @@ lab_inventory_group_names(const struct lab_inventory *inv,
 		for (j = 0; j < inv->hosts[i].groups.n; j++)
 			if (lab_strv_add(&all, inv->hosts[i].groups.v[j]) == -1)
 				goto oom;
-	if (all.n > 1)
-		qsort(all.v, all.n, sizeof(char *), cmpstr);
+	lab_strv_sort(&all);
 	for (i = 0, k = 0; i < all.n; i++) {
 		if (k > 0 && strcmp(all.v[k - 1], all.v[i]) == 0) {
 			free(all.v[i]);

@@ -194,12 +194,6 @@ out:
 	return rc;
 }
 
-static int
-cmp_strp(const void *a, const void *b)
-{
-	return strcmp(*(char *const *)a, *(char *const *)b);
-}
-
 int
 lab_report_disks(struct lab_db *db, struct lab_report *r,
     struct lab_bench_findings *out, struct lab_err *err)
@@ -214,8 +208,7 @@ lab_report_disks(struct lab_db *db, struct lab_report *r,
 	if (lab_db_bench_done_hosts(db, &done, err) == -1)
 		return -1;
 	for (i = 0; i < r->nhosts; i++)
-		if (done.n > 0 && bsearch(&r->hosts[i].name, done.v, done.n,
-		    sizeof(*done.v), cmp_strp) != NULL &&
+		if (lab_strv_sorted_find(&done, r->hosts[i].name) >= 0 &&
 		    load_host(db, &r->hosts[i], err) == -1) {
 			lab_strv_release(&done);
 			return -1;

@@ -6,6 +6,7 @@
 
 #include "lab/err.h"
 #include "lab/json.h"
+#include "lab/str.h"
 #include "lab/text.h"
 
 #include "tests.h"
@@ -186,10 +187,35 @@ test_err(void)
 	CHECK(lab_utf8_cut(err.msg, strlen(err.msg)) == strlen(err.msg));
 }
 
+/* lab_strv_sort and lab_strv_sorted_find: strcmp order, every string found,
+   an absent one not, an empty vector */
+static void
+test_strv_sorted(void)
+{
+	static const char *const in[] = { "node10", "b", "node2", "a", "B" };
+	struct lab_strv	 sv;
+	size_t		 i;
+
+	lab_strv_init(&sv);
+	CHECK(lab_strv_sorted_find(&sv, "a") == -1);
+	for (i = 0; i < sizeof(in) / sizeof(in[0]); i++)
+		CHECK(lab_strv_add(&sv, in[i]) == 0);
+	lab_strv_sort(&sv);
+	CHECK_STR(sv.v[0], "B");
+	CHECK_STR(sv.v[1], "a");
+	CHECK_STR(sv.v[4], "node2");
+	for (i = 0; i < sv.n; i++)
+		CHECK(lab_strv_sorted_find(&sv, sv.v[i]) == (long)i);
+	CHECK(lab_strv_sorted_find(&sv, "node3") == -1);
+	CHECK(lab_strv_sorted_find(&sv, "") == -1);
+	lab_strv_release(&sv);
+}
+
 int
 main(void)
 {
 	test_redact();
+	test_strv_sorted();
 	test_visible();
 	test_visible_lines();
 	test_utf8();
