@@ -1123,12 +1123,9 @@ apply_once(struct lab_db *db, const struct lab_inventory *inv,
 		goto out;
 	if (!(flags & LAB_APPLY_PRUNE) && check_kept_macs(cur, inv, hv, err) == -1)
 		goto out;
-	bulk = write && db->drv->bulk != NULL && cur->nhosts == 0 &&
-	    inv->nhosts >= LAB_DB_BULK_HOSTS;
-	if (bulk && db->drv->bulk(db, 1) != DB_OK) {
-		lab_db_fail(db, err, "drop foreign keys for a bulk load");
+	bulk = write && cur->nhosts == 0 && inv->nhosts >= LAB_DB_BULK_HOSTS;
+	if (bulk && lab_db_bulk(db, 1, err) == -1)
 		goto out;
-	}
 	if (final_groups(cur, inv, hv, flags, &fv, &fn) == -1) {
 		lab_err_oom(err);
 		goto out;
@@ -1152,10 +1149,8 @@ apply_once(struct lab_db *db, const struct lab_inventory *inv,
 	    lab_db_known_issues_apply(db, inv, flags, write, now, &ch,
 	    err) == -1)
 		goto out;
-	if (bulk && db->drv->bulk(db, 0) != DB_OK) {
-		lab_db_fail(db, err, "check foreign keys after a bulk load");
+	if (bulk && lab_db_bulk(db, 0, err) == -1)
 		goto out;
-	}
 	if (write && lab_db_commit(db, err) == -1)
 		goto out;
 	*ret = ch;

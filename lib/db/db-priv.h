@@ -88,6 +88,17 @@ lab_db_in_tx(struct lab_db *db)
 
 /* Sets err from the handle's last error, naming the file; returns -1. */
 int	lab_db_fail(struct lab_db *, struct lab_err *, const char *what);
+
+/* db->drv->bulk where the backend has one: 0, or -1 with err set. */
+static inline int
+lab_db_bulk(struct lab_db *db, int on, struct lab_err *err)
+{
+	if (db->drv->bulk == NULL || db->drv->bulk(db, on) == DB_OK)
+		return 0;
+	return lab_db_fail(db, err, on ? "drop foreign keys for a bulk load" :
+	    "check foreign keys after a bulk load");
+}
+
 /*
  * Finalizes a statement whose step returned rc, not what was wanted, and
  * fails: out of memory when rc is DB_NOMEM or DB_ROW (a row left

@@ -208,6 +208,28 @@ text_of(struct pgc *c, struct pg_stmt *s)
 }
 
 /*
+ * The text of s, counted a run (NULL: out of memory). name is then the
+ * server statement it runs by, "labN", or empty for none; *now says the
+ * statement is to be prepared first, as this is its second run (then
+ * set t->named = c->nnamed++ once it is sent).
+ */
+static struct pg_text *
+text_run(struct pgc *c, struct pg_stmt *s, char name[24], int *now)
+{
+	struct pg_text	*t;
+	long		 i;
+
+	if ((i = text_of(c, s)) == -1)
+		return NULL;
+	t = &c->text[i];
+	*now = t->named < 0 && ++t->runs >= 2 && c->nnamed < LAB_PG_NAMED;
+	name[0] = '\0';
+	if (*now || t->named >= 0)
+		snprintf(name, 24, "lab%d", *now ? c->nnamed : t->named);
+	return t;
+}
+
+/*
  * Runs s once: by name when its text is prepared on the server (now, at
  * its second run), else with its text.
  */
@@ -217,13 +239,11 @@ run_once(struct pgc *c, struct pg_stmt *s)
 	struct pg_text	*t;
 	PGresult	*r;
 	char		 name[24];
-	long		 i;
+	int		 now;
 
-	if ((i = text_of(c, s)) == -1)
+	if ((t = text_run(c, s, name, &now)) == NULL)
 		return NULL;
-	t = &c->text[i];
-	if (t->named < 0 && ++t->runs >= 2 && c->nnamed < LAB_PG_NAMED) {
-		snprintf(name, sizeof(name), "lab%d", c->nnamed);
+	if (now) {
 		r = PQprepare(c->c, name, s->sql, s->n, s->type);
 		if (PQresultStatus(r) != PGRES_COMMAND_OK)
 			return r;
@@ -233,7 +253,6 @@ run_once(struct pgc *c, struct pg_stmt *s)
 	if (t->named < 0)
 		return PQexecParams(c->c, s->sql, s->n, s->type,
 		    (const char *const *)s->val, NULL, NULL, 0);
-	snprintf(name, sizeof(name), "lab%d", t->named);
 	return PQexecPrepared(c->c, name, s->n, (const char *const *)s->val,
 	    NULL, NULL, 0);
 }
@@ -300,8 +319,7 @@ pg_send(struct db_stmt *st)
 	struct pgc	*c = C(db);
 	struct pg_text	*t;
 	char		 name[24];
-	long		 i;
-	int		 ok;
+	int		 ok, now;
 
 	if (c->piped == 0 &&
 	    PQtransactionStatus(c->c) != PQTRANS_INTRANS)
@@ -313,11 +331,9 @@ pg_send(struct db_stmt *st)
 		keep_error(db, NULL);
 		return DB_ERROR;
 	}
-	if ((i = text_of(c, s)) == -1)
+	if ((t = text_run(c, s, name, &now)) == NULL)
 		return DB_NOMEM;
-	t = &c->text[i];
-	if (t->named < 0 && ++t->runs >= 2 && c->nnamed < LAB_PG_NAMED) {
-		snprintf(name, sizeof(name), "lab%d", c->nnamed);
+	if (now) {
 		if (PQsendPrepare(c->c, name, s->sql, s->n, s->type) != 1) {
 			keep_error(db, NULL);
 			return DB_ERROR;
@@ -325,7 +341,6 @@ pg_send(struct db_stmt *st)
 		c->piped++;
 		t->named = c->nnamed++;
 	}
-	snprintf(name, sizeof(name), "lab%d", t->named);
 	ok = t->named < 0 ? PQsendQueryParams(c->c, s->sql, s->n, s->type,
 	    (const char *const *)s->val, NULL, NULL, 0) :
 	    PQsendQueryPrepared(c->c, name, s->n, (const char *const *)s->val,
