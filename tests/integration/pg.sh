@@ -379,6 +379,23 @@ held() {
 		sleep 0.1
 	done
 }
+# hold DB TABLES: a session of its own holds TABLES (comma-separated) in
+# SHARE mode, 30 s at most or until unhold; returns once it does
+hold() {
+	"$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d "$1" -c 'BEGIN' \
+	    -c "LOCK TABLE $2 IN SHARE MODE" -c 'SELECT pg_sleep(30)' \
+	    >/dev/null 2>&1 & locker=$!
+	for _t in $(echo "$2" | tr ',' ' '); do
+		held "$1" "$_t"
+	done
+}
+# unhold DB: ends hold's session (if the server still runs) and waits
+unhold() {
+	pgsrv_sql "$1" "SELECT count(pg_terminate_backend(pid)) FROM
+	    pg_stat_activity WHERE pid <> pg_backend_pid() AND
+	    query LIKE '%pg_sleep%'" >/dev/null 2>&1 || :
+	wait "$locker" || :
+}
 # waiting DB N: waits (bounded, 10 s) until N of lab's sessions wait for a
 # lock; fails when they never do
 waiting() {
@@ -402,9 +419,7 @@ cmp -s "$T/both.out" "$T/ro-export.out" || fail "read-only: the lab changed"
 # a session holds known_issues (written last by an import) against
 # writes; lab's import waits for it, having written its hosts, and its
 # backend is terminated there: nothing of it is kept
-psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
-    -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
-held lab2 known_issues
+hold lab2 known_issues
 "$LAB" --db "$U2" import --prune --yes "$SRC/inventory" >"$T/term.out" \
     2>"$T/term.err" & pl=$!
 i=0
@@ -417,9 +432,7 @@ until [ "$(psql2 -tAc "SELECT count(pg_terminate_backend(pid)) FROM
 done
 rc=0
 wait "$pl" || rc=$?
-psql2 -tAc "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
-    WHERE pid <> pg_backend_pid() AND query LIKE '%pg_sleep%'" >/dev/null
-wait "$locker" || :
+unhold lab2
 [ "$rc" = 3 ] || fail "an import whose session ended: exit $rc, want 3"
 has term.err "database '$U2'"
 run term-export --db "$U2" export
@@ -453,16 +466,14 @@ ok
 
 # --- the server killed mid-import, and started again: the old lab whole -
 run kill-before --db "$U2" export
-psql2 -c 'BEGIN' -c 'LOCK TABLE known_issues IN SHARE MODE' \
-    -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
-held lab2 known_issues
+hold lab2 known_issues
 "$LAB" --db "$U2" import --prune --yes "$T/a" >"$T/kill.out" \
     2>"$T/kill.err" & pl=$!
 waiting lab2 1 || fail "lab's import never waited for known_issues"
 pgsrv_stop "$T"
 rc=0
 wait "$pl" || rc=$?
-wait "$locker" || :
+unhold lab2
 [ "$rc" = 3 ] || fail "an import whose server died: exit $rc, want 3"
 pgsrv_run "$T" $PORT || fail "pg_ctl restart"
 run kill-after --db "$U2" export
@@ -490,10 +501,7 @@ run big-init --db "$U4" init
 fks lab2 >"$T/fks.want"
 [ "$(grep -c 'REFERENCES hosts' "$T/fks.want")" -ge 6 ] ||
 	fail "lab2's foreign keys: $(cat "$T/fks.want")"
-"$PGBIN/psql" -q -h 127.0.0.1 -p $PORT -U lab -d big -c 'BEGIN' \
-    -c 'LOCK TABLE switches IN SHARE MODE' -c 'SELECT pg_sleep(30)' \
-    >/dev/null 2>&1 & locker=$!
-held big switches
+hold big switches
 "$LAB" --db "$U4" import "$T/big" >"$T/bulk.out" 2>"$T/bulk.err" & pl=$!
 waiting big 1 || fail "the big import never waited for switches"
 [ "$(pgsrv_sql big "SELECT count(*) FROM pg_locks l JOIN pg_class c ON
@@ -504,10 +512,7 @@ pgsrv_sql big "SELECT count(pg_terminate_backend(pid)) FROM
     pg_stat_activity WHERE application_name = 'lab'" >/dev/null
 rc=0
 wait "$pl" || rc=$?
-pgsrv_sql big "SELECT count(pg_terminate_backend(pid)) FROM
-    pg_stat_activity WHERE pid <> pg_backend_pid() AND
-    query LIKE '%pg_sleep%'" >/dev/null
-wait "$locker" || :
+unhold big
 [ "$rc" = 3 ] || fail "a bulk import whose session ended: exit $rc, want 3"
 fks big >"$T/fks.term"
 cmp -s "$T/fks.want" "$T/fks.term" ||
@@ -622,10 +627,7 @@ ok
 run rp-first --db "$U3" report --record
 [ "$(rc rp-first)" = 0 ] || fail "report --record: $(cat "$T/rp-first.err")"
 r0=$(rows)
-psql5 -c 'BEGIN' -c 'LOCK TABLE switch_findings, report_runs IN SHARE MODE' \
-    -c 'SELECT pg_sleep(30)' >/dev/null 2>&1 & locker=$!
-held lab3 switch_findings
-held lab3 report_runs
+hold lab3 switch_findings,report_runs
 "$LAB" --db "$U3" switch discover sg >"$T/swkill.out" 2>"$T/swkill.err" &
 pd=$!
 "$LAB" --db "$U3" report --record >"$T/rpkill.out" 2>"$T/rpkill.err" &
@@ -637,7 +639,7 @@ rcd=0
 wait "$pd" || rcd=$?
 rcr=0
 wait "$pr" || rcr=$?
-wait "$locker" || :
+unhold lab3
 pgsrv_run "$T" $PORT || fail "pg_ctl restart"
 [ "$rcd" != 0 ] || fail "a discovery whose server died: exit 0"
 [ "$rcr" = 3 ] || fail "a report whose server died: exit $rcr, want 3"
