@@ -18,7 +18,7 @@ struct stmts {
 	struct db_stmt	*host_upd, *host_del, *host_max;
 	struct db_stmt	*bmc_del, *nic_del, *nic_del_name, *nic_loc;
 	struct db_stmt	*disk_del, *hg_del, *ssh_del, *net_del;
-	struct db_stmt	*grp_put, *grp_del;
+	struct db_stmt	*grp_put, *grp_ids, *grp_del;
 	struct db_stmt	*sw_ins, *sw_upd, *sw_del;
 };
 
@@ -44,8 +44,8 @@ static const struct {
 	S(net_del, "DELETE FROM host_network WHERE host_id = ?1"),
 	S(grp_put, "INSERT INTO groups (name, description, declared) "
 	    "VALUES (?1, ?2, ?3) ON CONFLICT (name) DO UPDATE SET "
-	    "description = excluded.description, declared = excluded.declared "
-	    "RETURNING id"),
+	    "description = excluded.description, declared = excluded.declared"),
+	S(grp_ids, "SELECT id, name FROM groups"),
 	S(grp_del, "DELETE FROM groups WHERE name = ?1"),
 	S(sw_ins, "INSERT INTO switches (name, model, address, port, "
 	    "snmp_version, snmp_credential, snmp_context, snmp_timeout_ms, "
@@ -396,23 +396,32 @@ switch_diff(const struct lab_switch *o, const struct lab_switch *n,
 		note(d, "vlans", NULL, NULL);
 }
 
-/* The id of group name, written before any host. */
-static int64_t
-group_id(const struct apply *a, const char *name)
+/* Group name among fv (sorted by name), or NULL. */
+static struct fgroup *
+find_fgroup(struct fgroup *fv, size_t fn, const char *name)
 {
-	size_t	lo = 0, hi = a->fn, mid;
+	size_t	lo = 0, hi = fn, mid;
 	int	c;
 
 	while (lo < hi) {
 		mid = lo + (hi - lo) / 2;
-		if ((c = strcmp(name, a->fv[mid].name)) == 0)
-			return a->fv[mid].id;
+		if ((c = strcmp(name, fv[mid].name)) == 0)
+			return &fv[mid];
 		if (c < 0)
 			hi = mid;
 		else
 			lo = mid + 1;
 	}
-	return 0;
+	return NULL;
+}
+
+/* The id of group name, written before any host. */
+static int64_t
+group_id(const struct apply *a, const char *name)
+{
+	struct fgroup	*g = find_fgroup(a->fv, a->fn, name);
+
+	return g != NULL ? g->id : 0;
 }
 
 static void
@@ -921,6 +930,22 @@ final_groups(const struct lab_inventory *cur, const struct lab_inventory *inv,
 	return 0;
 }
 
+/* The ids of the groups fv names, as written. */
+static int
+group_ids(struct apply *a, struct fgroup *fv, size_t fn)
+{
+	struct db_stmt	*st = a->st.grp_ids;
+	struct fgroup	*g;
+	int		 rc;
+
+	while ((rc = lab_db_step(st)) == DB_ROW)
+		if ((g = find_fgroup(fv, fn,
+		    (const char *)lab_db_column_text(st, 1))) != NULL)
+			g->id = lab_db_column_int64(st, 0);
+	lab_db_reset(st);
+	return rc == DB_DONE ? 0 : lab_db_fail(a->db, a->err, "read groups");
+}
+
 static int
 merge_groups(struct apply *a, const struct lab_inventory *cur,
     struct fgroup *fv, size_t fn, int write_puts, int write_dels)
@@ -933,17 +958,16 @@ merge_groups(struct apply *a, const struct lab_inventory *cur,
 	if (lab_inventory_group_names(cur, &old, a->err) == -1)
 		return -1;
 	if (write_puts) {
+		/* sent without waiting for each (a pipeline on PostgreSQL);
+		   the ids read after, in one statement */
 		for (j = 0; j < fn; j++) {
 			lab_db_bind_text(a->st.grp_put, 1, fv[j].name);
 			lab_db_bind_text(a->st.grp_put, 2, fv[j].description);
 			lab_db_bind_int(a->st.grp_put, 3, fv[j].declared);
-			if (lab_db_step(a->st.grp_put) == DB_ROW)
-				fv[j].id = lab_db_column_int64(a->st.grp_put,
-				    0);
 			if (run(a, a->st.grp_put, "write group") == -1)
 				goto out;
 		}
-		rc = 0;
+		rc = group_ids(a, fv, fn);
 		goto out;
 	}
 	while (i < old.n || j < fn) {
@@ -1126,6 +1150,13 @@ apply_once(struct lab_db *db, const struct lab_inventory *inv,
 	bulk = write && cur->nhosts == 0 && inv->nhosts >= LAB_DB_BULK_HOSTS;
 	if (bulk && lab_db_bulk(db, 1, err) == -1)
 		goto out;
+	if (bulk) {
+		struct db_batch *bv[] = { &a.hosts, &a.bmcs, &a.ssh, &a.net,
+		    &a.nics, &a.disks, &a.members };
+
+		for (i = 0; i < LAB_ARRAY_SIZE(bv); i++)
+			lab_db_batch_copy(bv[i]);
+	}
 	if (final_groups(cur, inv, hv, flags, &fv, &fn) == -1) {
 		lab_err_oom(err);
 		goto out;
@@ -1136,13 +1167,13 @@ apply_once(struct lab_db *db, const struct lab_inventory *inv,
 	if ((write && merge_groups(&a, cur, fv, fn, 1, 0) == -1) ||
 	    (write && release_nics(&a, cur, hv, inv->nhosts, flags) == -1) ||
 	    merge_hosts(&a, cur, hv, inv->nhosts, flags, write) == -1 ||
-	    (write && (lab_db_batch_flush(&a.hosts, err) == -1 ||
-	    lab_db_batch_flush(&a.bmcs, err) == -1 ||
-	    lab_db_batch_flush(&a.ssh, err) == -1 ||
-	    lab_db_batch_flush(&a.net, err) == -1 ||
-	    lab_db_batch_flush(&a.nics, err) == -1 ||
-	    lab_db_batch_flush(&a.disks, err) == -1 ||
-	    lab_db_batch_flush(&a.members, err) == -1 ||
+	    (write && (lab_db_batch_end(&a.hosts, err) == -1 ||
+	    lab_db_batch_end(&a.bmcs, err) == -1 ||
+	    lab_db_batch_end(&a.ssh, err) == -1 ||
+	    lab_db_batch_end(&a.net, err) == -1 ||
+	    lab_db_batch_end(&a.nics, err) == -1 ||
+	    lab_db_batch_end(&a.disks, err) == -1 ||
+	    lab_db_batch_end(&a.members, err) == -1 ||
 	    lab_db_shares_apply(db, cur, inv, err) == -1)) ||
 	    merge_switches(&a, cur, sv, inv->nswitches, flags, write) == -1 ||
 	    merge_groups(&a, cur, fv, fn, 0, write) == -1 ||

@@ -15,6 +15,11 @@
  * that refer to them are written, and what is left at the end) goes as
  * one INSERT of as many rows too, its statement prepared at its first
  * use.
+ *
+ * In a bulk load on PostgreSQL the rows go by COPY instead, one per
+ * table: a multi-row INSERT readies an expression for every value of
+ * every row each time it runs, COPY only reads them (40,000 disks: 0.17
+ * s of the server's time by INSERTs of 128 rows, 0.09 s by COPY).
  */
 
 static int
@@ -46,6 +51,7 @@ lab_db_batch_init(struct db_batch *b, struct lab_db *db, const char *into,
     int ncols, const char *what, struct lab_err *err)
 {
 	memset(b, 0, sizeof(*b));
+	lab_buf_init(&b->rows);
 	b->db = db;
 	b->ncols = ncols;
 	b->what = what;
@@ -90,6 +96,62 @@ step(struct db_batch *b, struct db_stmt *st, struct lab_err *err)
 	return 0;
 }
 
+static int	copy_send(struct db_batch *, struct lab_err *);
+
+/* Keeps s as a field of COPY's text format: \ escapes what it means. */
+static void
+copy_text(struct lab_buf *o, const char *s)
+{
+	size_t	n;
+
+	for (;;) {
+		n = strcspn(s, "\\\t\n\r");
+		lab_buf_add(o, s, n);
+		s += n;
+		if (*s == '\0')
+			return;
+		lab_buf_addc(o, '\\');
+		lab_buf_addc(o, *s == '\t' ? 't' : *s == '\n' ? 'n' :
+		    *s == '\r' ? 'r' : '\\');
+		s++;
+	}
+}
+
+/* The rows kept, appended to the COPY text: tab between, \N for NULL
+   (a NULL string too, as the INSERT binds it). */
+static int
+copy_rows(struct db_batch *b, struct lab_err *err)
+{
+	const struct db_val	*v;
+	size_t			 r;
+	int			 c;
+
+	for (r = 0; r < b->n; r++) {
+		for (c = 0; c < b->ncols; c++) {
+			v = &b->v[r * (size_t)b->ncols + (size_t)c];
+			if (c > 0)
+				lab_buf_addc(&b->rows, '\t');
+			if (v->type == DB_INTEGER)
+				lab_buf_addf(&b->rows, "%lld", (long long)v->i);
+			else if (v->type == DB_FLOAT)
+				lab_buf_addf(&b->rows, "%.17g", v->d);
+			else if (v->type == DB_TEXT && v->s != NULL)
+				copy_text(&b->rows, v->s);
+			else
+				lab_buf_add(&b->rows, "\\N", 2);
+		}
+		lab_buf_addc(&b->rows, '\n');
+	}
+	b->n = 0;
+	return b->rows.oom ? lab_err_oom(err) : 0;
+}
+
+void
+lab_db_batch_copy(struct db_batch *b)
+{
+	b->copy = b->db->drv->copy != NULL;
+}
+
 /* Writes the rows kept so far. */
 int
 lab_db_batch_flush(struct db_batch *b, struct lab_err *err)
@@ -98,6 +160,10 @@ lab_db_batch_flush(struct db_batch *b, struct lab_err *err)
 	size_t		  r;
 	int		  c, rc;
 
+	/* a copying batch sends what it kept past DB_COPY_BYTES */
+	if (b->copy)
+		return copy_rows(b, err) == -1 ? -1 :
+		    b->rows.len < DB_COPY_BYTES ? 0 : copy_send(b, err);
 	/* the rows these refer to go first (foreign keys are checked now) */
 	if (b->first != NULL && b->first->n > 0 &&
 	    lab_db_batch_flush(b->first, err) == -1)
@@ -114,6 +180,27 @@ lab_db_batch_flush(struct db_batch *b, struct lab_err *err)
 	rc = step(b, *st, err);
 	b->n = 0;
 	return rc;
+}
+
+/* Sends the rows a copying batch kept by one COPY. */
+static int
+copy_send(struct db_batch *b, struct lab_err *err)
+{
+	int	rc;
+
+	if (b->rows.len == 0)
+		return 0;
+	rc = b->db->drv->copy(b->db, b->into, b->rows.s, b->rows.len);
+	lab_buf_release(&b->rows);
+	return rc == DB_OK ? 0 : lab_db_fail(b->db, err, b->what);
+}
+
+int
+lab_db_batch_end(struct db_batch *b, struct lab_err *err)
+{
+	if (lab_db_batch_flush(b, err) == -1)
+		return -1;
+	return b->copy ? copy_send(b, err) : 0;
 }
 
 /* The values of a new row to fill in; NULL when a full batch failed. */
@@ -141,6 +228,8 @@ lab_db_batch_release(struct db_batch *b)
 	}
 	free(b->into);
 	free(b->v);
+	lab_buf_release(&b->rows);
+	b->copy = 0;
 	b->into = NULL;
 	b->v = NULL;
 	b->n = 0;

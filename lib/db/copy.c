@@ -115,6 +115,7 @@ copy_rows(struct lab_db *from, struct lab_db *to,
 	if (lab_db_prepare(from, sel.s, &rd, err) == -1 ||
 	    lab_db_batch_init(&b, to, ins.s, ncols, what, err) == -1)
 		goto out;
+	lab_db_batch_copy(&b);	/* the table whole before the next */
 	while ((rc = lab_db_step(rd)) == DB_ROW) {
 		if ((v = lab_db_batch_row(&b, err)) == NULL)
 			goto out;
@@ -150,7 +151,7 @@ copy_rows(struct lab_db *from, struct lab_db *to,
 		rd = NULL;
 		goto out;
 	}
-	if (lab_db_batch_flush(&b, err) == -1)
+	if (lab_db_batch_end(&b, err) == -1)
 		goto out;
 	ret = 0;
 out:
@@ -270,7 +271,11 @@ copy_all(struct lab_db *from, struct lab_db *to, struct copy_table *src,
 	return 0;
 }
 
-/* Copies every table of from to to, in one transaction on to. */
+/*
+ * Copies every table of from to to, in one transaction on to: into empty
+ * tables, so in bulk (the inventory's keys and indexes made again at the
+ * end, lab_db_bulk).
+ */
 static int
 copy_once(struct lab_db *from, struct lab_db *to, int replace,
     struct lab_db_copied **ret, size_t *n, struct lab_err *err)
@@ -291,7 +296,9 @@ copy_once(struct lab_db *from, struct lab_db *to, int replace,
 		goto done;
 	if (lab_db_begin(to, err) == -1 ||
 	    empty_target(to, dst, ndst, replace, err) == -1 ||
+	    lab_db_bulk(to, 1, err) == -1 ||
 	    copy_all(from, to, src, nsrc, dst, ndst, out, err) == -1 ||
+	    lab_db_bulk(to, 0, err) == -1 ||
 	    (lab_db_is_pg(to) && advance_ids(to, err) == -1) ||
 	    lab_db_commit(to, err) == -1) {
 		lab_db_rollback(to);

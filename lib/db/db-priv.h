@@ -6,6 +6,7 @@
 #include <stdint.h>
 
 #include "lab/db.h"
+#include "lab/str.h"
 #include "stmt.h"
 
 struct lab_db {
@@ -50,8 +51,9 @@ lab_db_last_id(struct lab_db *db)
 
 /*
  * A first import (no host in the database) of at least this many hosts
- * fills the tables in bulk (db->drv->bulk: PostgreSQL's foreign keys
- * checked once at the end, not row by row).
+ * fills the tables in bulk, as `lab db copy` does (db->drv->bulk: on
+ * PostgreSQL the inventory tables' foreign keys checked and their
+ * indexes built once at the end, not row by row; the rows by COPY).
  */
 #define LAB_DB_BULK_HOSTS	500
 
@@ -134,6 +136,7 @@ int	lab_db_switch_decl_read(struct lab_db *, struct lab_inventory *,
 /* Rows written many to one INSERT (lib/batch.c). */
 #define DB_BATCH_ROWS	128
 #define DB_BATCH_COLS	64
+#define DB_COPY_BYTES	(8u << 20)	/* rows a copying batch keeps at most */
 
 struct db_val {
 	int		 type;	/* DB_INTEGER, DB_FLOAT, DB_TEXT; else NULL */
@@ -151,6 +154,8 @@ struct db_batch {
 	int		 ncols;
 	size_t		 n;
 	struct db_val	*v;		/* DB_BATCH_ROWS rows of ncols */
+	int		 copy;		/* rows kept for one COPY at the end */
+	struct lab_buf	 rows;		/* those rows, COPY's text format */
 };
 
 /* Prepares INSERT INTO into ("table (col, ...)") of ncols values. */
@@ -159,8 +164,18 @@ int	lab_db_batch_init(struct db_batch *, struct lab_db *, const char *into,
 /* A new row's values to fill in, writing a full batch first; NULL when
  * that failed. */
 struct db_val *lab_db_batch_row(struct db_batch *, struct lab_err *err);
-/* Writes the rows kept. */
+/* Writes the rows kept (a copying batch: keeps them as COPY text). */
 int	lab_db_batch_flush(struct db_batch *, struct lab_err *err);
+/*
+ * Where the backend has COPY: the batch's rows are kept and written by
+ * one COPY at lab_db_batch_end (or each DB_COPY_BYTES of them), not by
+ * INSERTs as they come. Only when no row written before then refers to
+ * one of them: a bulk load (its foreign keys dropped), a table copied
+ * whole before the next.
+ */
+void	lab_db_batch_copy(struct db_batch *);
+/* Writes every row left: the flush, and a copying batch's COPY. */
+int	lab_db_batch_end(struct db_batch *, struct lab_err *err);
 void	lab_db_batch_release(struct db_batch *);
 
 #endif

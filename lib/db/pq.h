@@ -22,7 +22,8 @@ struct lab_err;
 	X(PQresultStatus) X(PQsetNoticeProcessor) X(PQstatus) \
 	X(PQtransactionStatus) X(PQenterPipelineMode) X(PQexitPipelineMode) \
 	X(PQpipelineStatus) X(PQpipelineSync) X(PQgetResult) \
-	X(PQsendPrepare) X(PQsendQueryParams) X(PQsendQueryPrepared)
+	X(PQsendPrepare) X(PQsendQueryParams) X(PQsendQueryPrepared) \
+	X(PQputCopyData) X(PQputCopyEnd)
 
 struct lab_pq {
 #define LAB_PQ_FIELD(f)	__typeof__(f) *(f);
@@ -67,6 +68,8 @@ int	lab_pq_load(const char *uri, struct lab_err *);
 #define PQsendPrepare		(lab_pq.PQsendPrepare)
 #define PQsendQueryParams	(lab_pq.PQsendQueryParams)
 #define PQsendQueryPrepared	(lab_pq.PQsendQueryPrepared)
+#define PQputCopyData		(lab_pq.PQputCopyData)
+#define PQputCopyEnd		(lab_pq.PQputCopyEnd)
 #endif
 
 #endif

@@ -67,6 +67,10 @@ struct db_driver {
 	/* In a write transaction, before (on) and after (off) filling the
 	   empty inventory tables in bulk: DB_OK or not (NULL: nothing to do) */
 	int	(*bulk)(struct lab_db *, int on);
+	/* Appends rows (COPY's text format, one a line) to table into
+	   ("table (col, ...)"); DB_OK or not (NULL: batches are INSERTs) */
+	int	(*copy)(struct lab_db *, const char *into, const char *rows,
+		    size_t len);
 	const char	*begin_sql;	/* a write transaction */
 	const char	*read_sql;	/* a read one: one snapshot throughout */
 	void	(*close)(struct lab_db *);

@@ -252,6 +252,17 @@ cmp -s "$T/both.out" "$T/ex-a.out" || cmp -s "$T/both.out" "$T/ex-b.out" ||
 	fail "two imports at once left neither inventory whole"
 ok
 
+# fks DB: its keys (foreign, primary, unique) and indexes, one a line: a
+# bulk load (a first big import, db copy --to) drops those of the tables
+# it fills and makes them again at its end
+fks() {
+	pgsrv_sql "$1" "SELECT conrelid::regclass, conname,
+	    pg_get_constraintdef(oid), convalidated FROM pg_constraint
+	    WHERE contype IN ('f', 'p', 'u') ORDER BY 1, 2" \
+	    "SELECT indexdef FROM pg_indexes WHERE schemaname = 'public'
+	    ORDER BY 1"
+}
+
 # --- lab db copy: SQLite -> PostgreSQL -> SQLite, history and all ----
 # history on the SQLite lab: a re-import, a report run, power events and
 # state, a provisioning run (id 7) with its steps, switch ports, links
@@ -290,6 +301,13 @@ U4=postgresql://lab@127.0.0.1:$PORT/lab4
 pgsrv_psql 'CREATE DATABASE lab4' || fail "create database lab4"
 run cp-to --db "$SQ" db copy --to "$U4" --json
 [ "$(rc cp-to)" = 0 ] || fail "db copy --to: $(cat "$T/cp-to.err")"
+fks lab2 >"$T/fks.want"
+[ "$(grep -c 'REFERENCES hosts' "$T/fks.want")" -ge 6 ] &&
+    grep -q 'UNIQUE INDEX nics_mac_key' "$T/fks.want" ||
+	fail "lab2's keys and indexes: $(cat "$T/fks.want")"
+fks lab4 >"$T/fks.got"
+cmp -s "$T/fks.want" "$T/fks.got" ||
+	fail "after db copy --to, the keys and indexes: $(diff "$T/fks.want" "$T/fks.got")"
 run cp-back --db "$T/back.db" db copy --from "$U4"
 [ "$(rc cp-back)" = 0 ] || fail "db copy --from: $(cat "$T/cp-back.err")"
 has cp-back.out "^provision_steps  *2  *2"
@@ -350,6 +368,9 @@ run cp-same --db "$SQ" db copy --to "$SQ"
 run cp-replace --db "$T/back.db" db copy --to "$U4" --replace --json
 [ "$(rc cp-replace)" = 0 ] || fail "--replace: $(cat "$T/cp-replace.err")"
 has cp-replace.out '"replaced": true'
+fks lab4 >"$T/fks.got"
+cmp -s "$T/fks.want" "$T/fks.got" ||
+	fail "after db copy --replace, the keys and indexes: $(diff "$T/fks.want" "$T/fks.got")"
 # a new write on each copy: the ids go on after the copied ones
 for db in "$U4" "$T/back.db"; do
 	run cp-write --db "$db" report --record
@@ -490,17 +511,20 @@ ok
 # a small import leaves them (lab2's), each validated
 python3 "$SRC/tools/gen-inventory.py" "$T/big" --hosts 600 --switches 4 \
     --files 2 >/dev/null || fail "gen-inventory"
+# and a host whose role holds what COPY's text format escapes (a bulk
+# load's rows go by COPY): a backslash before t and before N, which
+# unescaped would be a tab and NULL (YAML refuses control characters)
+cat >"$T/big/odd.yaml" <<'END'
+hosts:
+  - name: odd
+    model: hp-dl320-g5p
+    role: "back\\slash \\t \\N"
+    nics:
+      - {name: eth0, mac: "02:00:00:ff:00:01"}
+END
 pgsrv_psql 'CREATE DATABASE big' || fail "create database big"
 U4=postgresql://lab@127.0.0.1:$PORT/big
-fks() {
-	pgsrv_sql "$1" "SELECT conrelid::regclass, conname,
-	    pg_get_constraintdef(oid), convalidated FROM pg_constraint
-	    WHERE contype = 'f' ORDER BY 1, 2"
-}
 run big-init --db "$U4" init
-fks lab2 >"$T/fks.want"
-[ "$(grep -c 'REFERENCES hosts' "$T/fks.want")" -ge 6 ] ||
-	fail "lab2's foreign keys: $(cat "$T/fks.want")"
 hold big switches
 "$LAB" --db "$U4" import "$T/big" >"$T/bulk.out" 2>"$T/bulk.err" & pl=$!
 waiting big 1 || fail "the big import never waited for switches"
@@ -516,20 +540,22 @@ unhold big
 [ "$rc" = 3 ] || fail "a bulk import whose session ended: exit $rc, want 3"
 fks big >"$T/fks.term"
 cmp -s "$T/fks.want" "$T/fks.term" ||
-	fail "a bulk import ended midway changed the foreign keys: $(diff "$T/fks.want" "$T/fks.term")"
+	fail "a bulk import ended midway changed the keys or indexes: $(diff "$T/fks.want" "$T/fks.term")"
 [ "$(pgsrv_sql big 'SELECT count(*) FROM hosts')" = 0 ] ||
 	fail "a bulk import ended midway left hosts"
 run bulk --db "$U4" import "$T/big"
 [ "$(rc bulk)" = 0 ] || fail "bulk import: $(cat "$T/bulk.err")"
 fks big >"$T/fks.got"
 cmp -s "$T/fks.want" "$T/fks.got" ||
-	fail "after a bulk import, the foreign keys: $(diff "$T/fks.want" "$T/fks.got")"
+	fail "after a bulk import, the keys and indexes: $(diff "$T/fks.want" "$T/fks.got")"
 "$LAB" --db "$T/big.db" import "$T/big" >/dev/null ||
 	fail "the big lab on SQLite"
 run big-sq --db "$T/big.db" export
 run big-pg --db "$U4" export
 cmp -s "$T/big-sq.out" "$T/big-pg.out" ||
 	fail "a bulk import: export differs from SQLite's"
+grep -qx '  role: back\\slash \\t \\N' "$T/big-pg.out" ||
+	fail "the odd host's role, exported: $(grep -A3 'name: odd' "$T/big-pg.out")"
 [ "$(wc -l <"$T/big-pg.out")" -gt 6000 ] ||
 	fail "the big lab's export is short: $(wc -l <"$T/big-pg.out") lines"
 ok
