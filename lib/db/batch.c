@@ -110,9 +110,8 @@ copy_text(struct lab_buf *o, const char *s)
 		s += n;
 		if (*s == '\0')
 			return;
-		lab_buf_addc(o, '\\');
-		lab_buf_addc(o, *s == '\t' ? 't' : *s == '\n' ? 'n' :
-		    *s == '\r' ? 'r' : '\\');
+		lab_buf_add(o, *s == '\t' ? "\\t" : *s == '\n' ? "\\n" :
+		    *s == '\r' ? "\\r" : "\\\\", 2);
 		s++;
 	}
 }
