@@ -1148,12 +1148,12 @@ apply_once(struct lab_db *db, const struct lab_inventory *inv,
 	if (!(flags & LAB_APPLY_PRUNE) && check_kept_macs(cur, inv, hv, err) == -1)
 		goto out;
 	bulk = write && cur->nhosts == 0 && inv->nhosts >= LAB_DB_BULK_HOSTS;
-	if (bulk && lab_db_bulk(db, 1, err) == -1)
-		goto out;
 	if (bulk) {
 		struct db_batch *bv[] = { &a.hosts, &a.bmcs, &a.ssh, &a.net,
 		    &a.nics, &a.disks, &a.members };
 
+		if (lab_db_bulk(db, 1, err) == -1)
+			goto out;
 		for (i = 0; i < LAB_ARRAY_SIZE(bv); i++)
 			lab_db_batch_copy(bv[i]);
 	}

@@ -96,8 +96,6 @@ step(struct db_batch *b, struct db_stmt *st, struct lab_err *err)
 	return 0;
 }
 
-static int	copy_send(struct db_batch *, struct lab_err *);
-
 /* Keeps s as a field of COPY's text format: \ escapes what it means. */
 static void
 copy_text(struct lab_buf *o, const char *s)
@@ -119,7 +117,7 @@ copy_text(struct lab_buf *o, const char *s)
 /* The rows kept, appended to the COPY text: tab between, \N for NULL
    (a NULL string too, as the INSERT binds it). */
 static int
-copy_rows(struct db_batch *b, struct lab_err *err)
+keep_rows(struct db_batch *b, struct lab_err *err)
 {
 	const struct db_val	*v;
 	size_t			 r;
@@ -145,6 +143,19 @@ copy_rows(struct db_batch *b, struct lab_err *err)
 	return b->rows.oom ? lab_err_oom(err) : 0;
 }
 
+/* Sends the rows a copying batch kept by one COPY. */
+static int
+copy_send(struct db_batch *b, struct lab_err *err)
+{
+	int	rc;
+
+	if (b->rows.len == 0)
+		return 0;
+	rc = b->db->drv->copy(b->db, b->into, b->rows.s, b->rows.len);
+	lab_buf_release(&b->rows);
+	return rc == DB_OK ? 0 : lab_db_fail(b->db, err, b->what);
+}
+
 void
 lab_db_batch_copy(struct db_batch *b)
 {
@@ -161,7 +172,7 @@ lab_db_batch_flush(struct db_batch *b, struct lab_err *err)
 
 	/* a copying batch sends what it kept past DB_COPY_BYTES */
 	if (b->copy)
-		return copy_rows(b, err) == -1 ? -1 :
+		return keep_rows(b, err) == -1 ? -1 :
 		    b->rows.len < DB_COPY_BYTES ? 0 : copy_send(b, err);
 	/* the rows these refer to go first (foreign keys are checked now) */
 	if (b->first != NULL && b->first->n > 0 &&
@@ -179,19 +190,6 @@ lab_db_batch_flush(struct db_batch *b, struct lab_err *err)
 	rc = step(b, *st, err);
 	b->n = 0;
 	return rc;
-}
-
-/* Sends the rows a copying batch kept by one COPY. */
-static int
-copy_send(struct db_batch *b, struct lab_err *err)
-{
-	int	rc;
-
-	if (b->rows.len == 0)
-		return 0;
-	rc = b->db->drv->copy(b->db, b->into, b->rows.s, b->rows.len);
-	lab_buf_release(&b->rows);
-	return rc == DB_OK ? 0 : lab_db_fail(b->db, err, b->what);
 }
 
 int

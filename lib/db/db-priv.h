@@ -97,8 +97,8 @@ lab_db_bulk(struct lab_db *db, int on, struct lab_err *err)
 {
 	if (db->drv->bulk == NULL || db->drv->bulk(db, on) == DB_OK)
 		return 0;
-	return lab_db_fail(db, err, on ? "drop foreign keys for a bulk load" :
-	    "check foreign keys after a bulk load");
+	return lab_db_fail(db, err, on ? "drop keys and indexes for a bulk "
+	    "load" : "make keys and indexes again after a bulk load");
 }
 
 /*

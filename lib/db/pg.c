@@ -733,9 +733,10 @@ pg_close(struct lab_db *db)
 static int
 pg_bulk(struct lab_db *db, int on)
 {
-	static const char	 keys[] = "WITH t AS (SELECT "
+	static const char	 keys[] = "WITH t AS (SELECT kids, "
+	    "kids || 'hosts'::regclass AS filled FROM (SELECT "
 	    "'{bmcs,host_ssh,host_network,nics,disks,host_groups}'::regclass[] "
-	    "AS kids), k AS ("
+	    "AS kids) s), k AS ("
 	    /* 1: the keys to hosts and groups */
 	    "SELECT 1 AS o, format('ALTER TABLE %s DROP CONSTRAINT %I', "
 	    "conrelid::regclass, conname) AS d, format('ALTER TABLE %s ADD "
@@ -748,16 +749,15 @@ pg_bulk(struct lab_db *db, int on)
 	    "conrelid::regclass, conname), format('ALTER TABLE %s ADD "
 	    "CONSTRAINT %I %s', conrelid::regclass, conname, "
 	    "pg_get_constraintdef(c.oid)) FROM pg_constraint c, t "
-	    "WHERE contype IN ('p', 'u') AND (conrelid = ANY (kids) OR "
-	    "conrelid = 'hosts'::regclass) AND NOT EXISTS (SELECT 1 FROM "
-	    "pg_constraint f WHERE f.contype = 'f' AND f.conindid = c.conindid) "
-	    "UNION ALL "
+	    "WHERE contype IN ('p', 'u') AND conrelid = ANY (filled) AND "
+	    "NOT EXISTS (SELECT 1 FROM pg_constraint f WHERE f.contype = 'f' "
+	    "AND f.conindid = c.conindid) UNION ALL "
 	    /* 3: the other indexes */
 	    "SELECT 3, format('DROP INDEX %s', indexrelid::regclass), "
 	    "pg_get_indexdef(indexrelid) FROM pg_index i, t "
-	    "WHERE (indrelid = ANY (kids) OR indrelid = 'hosts'::regclass) "
-	    "AND NOT EXISTS (SELECT 1 FROM pg_constraint c WHERE c.conindid = "
-	    "i.indexrelid AND c.conrelid = i.indrelid)) "
+	    "WHERE indrelid = ANY (filled) AND NOT EXISTS (SELECT 1 FROM "
+	    "pg_constraint c WHERE c.conindid = i.indexrelid AND "
+	    "c.conrelid = i.indrelid)) "
 	    /* dropped keys first, made again last */
 	    "SELECT string_agg(d, '; ' ORDER BY o, d), "
 	    "string_agg(a, '; ' ORDER BY o DESC, a) FROM k";
