@@ -19,6 +19,15 @@ enum lab_db_flags {
 	LAB_DB_CREATE = 1 << 0,	/* create the file and its folder if missing */
 	/* read only, never written (no migration: an older schema fails) */
 	LAB_DB_READONLY = 1 << 1,
+	/*
+	 * Migrations the open has to run stay in a write transaction left
+	 * open, which the first write transaction continues: a command that
+	 * fails before it leaves the database as it was. For a writer that
+	 * opens the database in a thread of its own while it reads its input
+	 * (lab import on PostgreSQL, whose schema takes as long to make as
+	 * 10,000 hosts of YAML take to read).
+	 */
+	LAB_DB_HOLD = 1 << 2,
 };
 
 #define LAB_DB_BUSY_MS	5000	/* how long to wait for another writer */

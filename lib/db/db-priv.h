@@ -15,6 +15,10 @@ struct lab_db {
 	char			*path;	/* as given; shown in errors */
 	int			 in_tx;
 	int			 fresh;	/* its schema made by this open */
+	/* LAB_DB_HOLD: held, the open transaction holds the migrations;
+	   unclaimed, it is the open's, left for the first lab_db_begin();
+	   redo, they were rolled back and run again in the next write */
+	int			 held, unclaimed, redo;
 };
 
 /* The SQLite backend (lib/db/sqlite.c): opens path, sets the pragmas. */

@@ -112,13 +112,35 @@ migrate_tx(struct lab_db *db, void *arg, struct lab_err *err)
 	return 0;
 }
 
-/* v: the version read at the open */
+/*
+ * v: the version read at the open. LAB_DB_HOLD: in a transaction left
+ * open for the first write (lab_db_begin).
+ */
 static int
-migrate(struct lab_db *db, int v, struct lab_err *err)
+migrate(struct lab_db *db, int flags, int v, struct lab_err *err)
 {
 	if (v == NMIGRATIONS)
 		return 0;
-	return lab_db_tx(db, migrate_tx, NULL, err);
+	if (!(flags & LAB_DB_HOLD))
+		return lab_db_tx(db, migrate_tx, NULL, err);
+	if (lab_db_begin(db, err) == -1 || migrate_tx(db, NULL, err) == -1) {
+		lab_db_rollback(db);
+		return -1;
+	}
+	db->held = db->unclaimed = 1;
+	return 0;
+}
+
+/* Migrations a rolled-back write took with it, made again on their own. */
+static int
+migrate_again(struct lab_db *db, struct lab_err *err)
+{
+	if (!db->redo || db->in_tx)
+		return 0;
+	if (lab_db_tx(db, migrate_tx, NULL, err) == -1)
+		return -1;
+	db->redo = 0;
+	return 0;
 }
 
 /* Read-only: the schema must be this lab's, since it cannot migrate it. */
@@ -174,7 +196,8 @@ lab_db_open_auth(const char *path, int flags, const char *password,
 	    lab_db_sqlite_open(db, flags, err)) == -1 ||
 	    schema_version(db, &v, err) == -1 ||
 	    schema_absent(db, flags, v, err) == -1 ||
-	    (ro ? schema_current(db, v, err) : migrate(db, v, err)) == -1) {
+	    (ro ? schema_current(db, v, err) : migrate(db, flags, v,
+	    err)) == -1) {
 		lab_db_free(db);
 		return -1;
 	}
@@ -216,13 +239,26 @@ lab_db_path(const struct lab_db *db)
 	return db->path;
 }
 
-/* Starts a write transaction. */
+/*
+ * Starts a write transaction: the open's (LAB_DB_HOLD) when unclaimed,
+ * with the migrations again when a rollback took them.
+ */
 int
 lab_db_begin(struct lab_db *db, struct lab_err *err)
 {
+	if (db->unclaimed) {
+		db->unclaimed = 0;
+		return 0;
+	}
 	if (lab_db_exec(db, db->drv->begin_sql, "begin", err) == -1)
 		return -1;
 	db->in_tx = 1;
+	if (db->redo) {
+		if (migrate_tx(db, NULL, err) == -1)
+			return -1;
+		db->redo = 0;
+		db->held = 1;
+	}
 	return 0;
 }
 
@@ -251,7 +287,7 @@ lab_db_commit(struct lab_db *db, struct lab_err *err)
 		lab_db_rollback(db);
 		return -1;
 	}
-	db->in_tx = 0;
+	db->in_tx = db->held = 0;
 	return 0;
 }
 
@@ -261,7 +297,8 @@ lab_db_rollback(struct lab_db *db)
 {
 	if (db->drv != NULL && db->h != NULL && lab_db_in_tx(db))
 		db->drv->exec(db, "ROLLBACK");
-	db->in_tx = 0;
+	db->redo |= db->held;
+	db->in_tx = db->held = db->unclaimed = 0;
 }
 
 /* Appends an audit entry. */
@@ -272,7 +309,8 @@ lab_db_audit_add(struct lab_db *db, const struct lab_audit *a,
 	struct db_stmt	*st;
 	int		 rc;
 
-	if (lab_db_prepare(db, "INSERT INTO audit_log (time, user, command, argv, "
+	if (migrate_again(db, err) == -1 ||
+	    lab_db_prepare(db, "INSERT INTO audit_log (time, user, command, argv, "
 	    "result, message) VALUES (?, ?, ?, ?, ?, ?)", &st, err) == -1)
 		return -1;
 	lab_db_bind_int64(st, 1, a->time);

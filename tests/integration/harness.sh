@@ -22,10 +22,12 @@
 #	"group": PID leads a process group (setsid), and every process left
 #	in that group counts as a leak too. bmc.sh, sshd.sh, snmp.sh and
 #	vm.sh record what they start.
-# harness_pidfile NAME FILE [group]
+# harness_pidfile NAME FILE [group|first]
 #	Records a file of PIDs, read at exit before CLEANUP runs (a server
 #	that failed to start, or one started by another process, as qemu by
 #	a BMC's power on), each PID then as harness_track NAME PID [group].
+#	"first": only the file's first line is a PID (PostgreSQL's
+#	postmaster.pid, whose other lines hold numbers that are not).
 # harness_leaks
 #	For every recorded process still alive (a zombie is not) prints
 #	"leak: NAME (pid N) still running after cleanup" to stderr, then
@@ -91,6 +93,11 @@ _harness_read_pidfiles()
 	_hfiles=$_HARNESS_FILES
 	while read -r _hkind _hname _hfile; do
 		[ -n "$_hfile" ] && [ -r "$_hfile" ] || continue
+		if [ "$_hkind" = first ]; then
+			_hp=$(head -n 1 "$_hfile" 2>/dev/null) || _hp=
+			harness_track "$_hname" "$_hp"
+			continue
+		fi
 		for _hp in $(cat "$_hfile" 2>/dev/null); do
 			harness_track "$_hname" "$_hp" "$_hkind"
 		done

@@ -11,6 +11,8 @@
 # a first import of a big lab (foreign keys checked at its end: ended
 # midway, they stay; done, the lab equal to SQLite's and the keys too);
 # faults: a deadlock (an import, a switch discovery: run again, whole),
+# a new database's import (its schema made while the YAML is read): a bad
+# file leaves nothing, a conflict runs it again whole, a failure exit 3,
 # the server killed during an import, and during a switch discovery and a
 # report at once.
 # sh pg.sh LAB SRCDIR [SNMP-FIXTURES]
@@ -483,6 +485,71 @@ cmp -s "$T/export-sq.out" "$T/deadlock-export.out" ||
 	fail "an import run again after a deadlock: not the inventory"
 grep -q "deadlock detected" "$T/sock/pg.log" ||
 	fail "no deadlock happened (the server's log does not say one)"
+ok
+
+# --- a new database: its schema made while the YAML is read -----------
+# lab import opens PostgreSQL in a thread of its own while it reads the
+# YAML; the migrations stay in the transaction the import then continues.
+# A bad file: the schema made meanwhile goes with it, nothing is left
+pgsrv_psql 'CREATE DATABASE new1' 'CREATE DATABASE new2' ||
+	fail "create database new1, new2"
+U5=postgresql://lab@127.0.0.1:$PORT/new1
+U6=postgresql://lab@127.0.0.1:$PORT/new2
+printf 'hosts:\n  - name: x\n    model: [\n' >"$T/bad.yaml"
+run new-bad --db "$U5" import "$SRC/inventory" "$T/bad.yaml"
+[ "$(rc new-bad)" = 2 ] || fail "a bad file into a new database: exit $(rc new-bad), want 2"
+has new-bad.err "bad.yaml:4:1"
+[ "$(pgsrv_sql new1 "SELECT count(*) FROM pg_tables WHERE
+    schemaname = 'public'")" = 0 ] ||
+	fail "a bad file into a new database left tables"
+# a conflict at the first host: the server ends the transaction, and the
+# migrations in it; the import, run again, makes them again. An event
+# trigger gives each new hosts table a row trigger whose first firing
+# (a sequence, which no rollback takes back) is a serialization failure
+pgsrv_sql new1 'CREATE SCHEMA t' 'CREATE SEQUENCE t.n' \
+    "CREATE FUNCTION t.once() RETURNS trigger LANGUAGE plpgsql AS \$\$
+    BEGIN IF nextval('t.n') = 1 THEN RAISE EXCEPTION 'a conflict'
+    USING ERRCODE = 'serialization_failure'; END IF; RETURN NEW; END \$\$" \
+    "CREATE FUNCTION t.arm() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
+    BEGIN IF EXISTS (SELECT 1 FROM pg_event_trigger_ddl_commands() WHERE
+    object_identity = 'public.hosts') THEN CREATE TRIGGER once BEFORE
+    INSERT ON public.hosts FOR EACH ROW EXECUTE FUNCTION t.once(); END IF;
+    END \$\$" \
+    "CREATE EVENT TRIGGER arm ON ddl_command_end WHEN TAG IN
+    ('CREATE TABLE') EXECUTE FUNCTION t.arm()" >/dev/null ||
+	fail "psql: the conflict's triggers"
+run new-retry --db "$U5" import "$SRC/inventory"
+[ "$(rc new-retry)" = 0 ] ||
+	fail "a conflict in a new database's import: exit $(rc new-retry): $(cat "$T/new-retry.err")"
+[ "$(pgsrv_sql new1 "SELECT last_value > 1 FROM t.n")" = t ] ||
+	fail "the import was not run again (its first host never came twice)"
+run new-retry-export --db "$U5" export
+cmp -s "$T/export-sq.out" "$T/new-retry-export.out" ||
+	fail "a new database's import run again: not the inventory"
+# a failure that is not a conflict: exit 3, no host; the schema is made
+# on its own then, for the audit log's line (as when made before)
+pgsrv_sql new2 'CREATE SCHEMA t' \
+    "CREATE FUNCTION t.no() RETURNS trigger LANGUAGE plpgsql AS \$\$
+    BEGIN RAISE EXCEPTION 'no hosts here'; END \$\$" \
+    "CREATE FUNCTION t.arm() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
+    BEGIN IF EXISTS (SELECT 1 FROM pg_event_trigger_ddl_commands() WHERE
+    object_identity = 'public.hosts') THEN CREATE TRIGGER no BEFORE
+    INSERT ON public.hosts FOR EACH ROW EXECUTE FUNCTION t.no(); END IF;
+    END \$\$" \
+    "CREATE EVENT TRIGGER arm ON ddl_command_end WHEN TAG IN
+    ('CREATE TABLE') EXECUTE FUNCTION t.arm()" >/dev/null ||
+	fail "psql: the failure's triggers"
+run new-fail --db "$U6" import "$SRC/inventory"
+[ "$(rc new-fail)" = 3 ] || fail "a failed import into a new database: exit $(rc new-fail), want 3"
+has new-fail.err "no hosts here"
+[ "$(grep -cv ': warning: ' "$T/new-fail.err")" = 1 ] ||
+	fail "a failed import into a new database: not one line (but warnings)"
+run new-fail-log --db "$U6" log --json
+[ "$(rc new-fail-log)" = 0 ] || fail "lab log after a failed import: $(cat "$T/new-fail-log.err")"
+has new-fail-log.out '"command": "import"'
+has new-fail-log.out 'no hosts here'
+[ "$(pgsrv_sql new2 "SELECT count(*) FROM hosts")" = 0 ] ||
+	fail "a failed import into a new database left hosts"
 ok
 
 # --- the server killed mid-import, and started again: the old lab whole -

@@ -72,7 +72,9 @@ pgsrv_start()
 	unset PGPASSWORD PGHOST PGPORT PGUSER PGDATABASE || :
 	pgsrv_run "$_pd" "$2" || return 1
 	if [ "${HARNESS_LOADED:-0}" = 1 ]; then
-		harness_pidfile postgres "$_pd/pg/postmaster.pid"
+		# its first line: the others hold the port and the shared
+		# memory's id, numbers a live process may have too
+		harness_pidfile postgres "$_pd/pg/postmaster.pid" first
 	fi
 }
 
