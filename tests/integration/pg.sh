@@ -502,22 +502,29 @@ has new-bad.err "bad.yaml:4:1"
 [ "$(pgsrv_sql new1 "SELECT count(*) FROM pg_tables WHERE
     schemaname = 'public'")" = 0 ] ||
 	fail "a bad file into a new database left tables"
+# armed DB BODY: each hosts table made in DB from now on gets, by an event
+# trigger, a row trigger that runs BODY (PL/pgSQL) before each insert
+armed() {
+	pgsrv_sql "$1" 'CREATE SCHEMA IF NOT EXISTS t' \
+	    "CREATE FUNCTION t.f() RETURNS trigger LANGUAGE plpgsql AS \$\$
+	    BEGIN $2 RETURN NEW; END \$\$" \
+	    "CREATE FUNCTION t.arm() RETURNS event_trigger LANGUAGE plpgsql AS
+	    \$\$ BEGIN IF EXISTS (SELECT 1 FROM pg_event_trigger_ddl_commands()
+	    WHERE object_identity = 'public.hosts') THEN CREATE TRIGGER f
+	    BEFORE INSERT ON public.hosts FOR EACH ROW EXECUTE FUNCTION t.f();
+	    END IF; END \$\$" \
+	    "CREATE EVENT TRIGGER arm ON ddl_command_end WHEN TAG IN
+	    ('CREATE TABLE') EXECUTE FUNCTION t.arm()" >/dev/null ||
+		fail "psql: the triggers of $1"
+}
 # a conflict at the first host: the server ends the transaction, and the
-# migrations in it; the import, run again, makes them again. An event
-# trigger gives each new hosts table a row trigger whose first firing
-# (a sequence, which no rollback takes back) is a serialization failure
-pgsrv_sql new1 'CREATE SCHEMA t' 'CREATE SEQUENCE t.n' \
-    "CREATE FUNCTION t.once() RETURNS trigger LANGUAGE plpgsql AS \$\$
-    BEGIN IF nextval('t.n') = 1 THEN RAISE EXCEPTION 'a conflict'
-    USING ERRCODE = 'serialization_failure'; END IF; RETURN NEW; END \$\$" \
-    "CREATE FUNCTION t.arm() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
-    BEGIN IF EXISTS (SELECT 1 FROM pg_event_trigger_ddl_commands() WHERE
-    object_identity = 'public.hosts') THEN CREATE TRIGGER once BEFORE
-    INSERT ON public.hosts FOR EACH ROW EXECUTE FUNCTION t.once(); END IF;
-    END \$\$" \
-    "CREATE EVENT TRIGGER arm ON ddl_command_end WHEN TAG IN
-    ('CREATE TABLE') EXECUTE FUNCTION t.arm()" >/dev/null ||
-	fail "psql: the conflict's triggers"
+# migrations in it; the import, run again, makes them again. The first
+# row's trigger (a sequence, which no rollback takes back) raises a
+# serialization failure
+pgsrv_sql new1 'CREATE SCHEMA t' 'CREATE SEQUENCE t.n' ||
+	fail "psql: a sequence"
+armed new1 "IF nextval('t.n') = 1 THEN RAISE EXCEPTION 'a conflict'
+    USING ERRCODE = 'serialization_failure'; END IF;"
 run new-retry --db "$U5" import "$SRC/inventory"
 [ "$(rc new-retry)" = 0 ] ||
 	fail "a conflict in a new database's import: exit $(rc new-retry): $(cat "$T/new-retry.err")"
@@ -528,17 +535,7 @@ cmp -s "$T/export-sq.out" "$T/new-retry-export.out" ||
 	fail "a new database's import run again: not the inventory"
 # a failure that is not a conflict: exit 3, no host; the schema is made
 # on its own then, for the audit log's line (as when made before)
-pgsrv_sql new2 'CREATE SCHEMA t' \
-    "CREATE FUNCTION t.no() RETURNS trigger LANGUAGE plpgsql AS \$\$
-    BEGIN RAISE EXCEPTION 'no hosts here'; END \$\$" \
-    "CREATE FUNCTION t.arm() RETURNS event_trigger LANGUAGE plpgsql AS \$\$
-    BEGIN IF EXISTS (SELECT 1 FROM pg_event_trigger_ddl_commands() WHERE
-    object_identity = 'public.hosts') THEN CREATE TRIGGER no BEFORE
-    INSERT ON public.hosts FOR EACH ROW EXECUTE FUNCTION t.no(); END IF;
-    END \$\$" \
-    "CREATE EVENT TRIGGER arm ON ddl_command_end WHEN TAG IN
-    ('CREATE TABLE') EXECUTE FUNCTION t.arm()" >/dev/null ||
-	fail "psql: the failure's triggers"
+armed new2 "RAISE EXCEPTION 'no hosts here';"
 run new-fail --db "$U6" import "$SRC/inventory"
 [ "$(rc new-fail)" = 3 ] || fail "a failed import into a new database: exit $(rc new-fail), want 3"
 has new-fail.err "no hosts here"
