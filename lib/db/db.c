@@ -131,15 +131,19 @@ migrate(struct lab_db *db, int flags, int v, struct lab_err *err)
 	return 0;
 }
 
-/* Migrations a rolled-back write took with it, made again on their own. */
+/*
+ * Migrations a rolled-back write took with it, made again on their own:
+ * lab_db_begin() runs them.
+ */
 static int
 migrate_again(struct lab_db *db, struct lab_err *err)
 {
 	if (!db->redo || db->in_tx)
 		return 0;
-	if (lab_db_tx(db, migrate_tx, NULL, err) == -1)
+	if (lab_db_begin(db, err) == -1 || lab_db_commit(db, err) == -1) {
+		lab_db_rollback(db);
 		return -1;
-	db->redo = 0;
+	}
 	return 0;
 }
 
