@@ -49,6 +49,7 @@ struct run {
 	struct lab_fanout_job		 job;
 	pthread_mutex_t			 lock;
 	size_t				 n, started;	/* hosts */
+	size_t				 fanout;
 };
 
 static int
@@ -320,24 +321,21 @@ run_session(struct run *run, const struct lab_ipmi_target *t,
 	return rc;
 }
 
-/* Works one host from start to end, within its deadline. */
-static void
-work_host(void *arg, const void *item, void *res)
+/*
+ * What a host needs before a session: its BMC, its credentials. Returns
+ * 1 with t filled (the session timeout is the whole deadline) when a
+ * session is to be opened; 0 when r is already final (no BMC, no
+ * credentials, a dry run).
+ */
+static int
+prepare(struct run *run, const struct lab_host *h, struct lab_bmc_result *r,
+    struct lab_ipmi_target *t, int timeout)
 {
-	struct run			*run = arg;
 	const struct lab_bmc_req	*req = run->req;
-	const struct lab_host		*h = item;
-	struct lab_bmc_result		*r = res;
 	const struct lab_cred		*cred;
-	struct lab_ipmi_target		 t;
-	int64_t				 start, deadline;
-	int				 timeout, attempt, rc = -1;
 	size_t				 k;
 
 	r->before = r->state = LAB_POWER_UNKNOWN;
-	start = run->ctx->monotonic_ms();
-	timeout = req->timeout_ms > 0 ? req->timeout_ms : DEFAULT_TIMEOUT_MS;
-	deadline = start + timeout;
 	if (h->bmc == NULL) {
 		r->no_bmc = 1;
 		/*
@@ -359,7 +357,7 @@ work_host(void *arg, const void *item, void *res)
 		else if (!r->ok)
 			lab_err_why(&r->err, LAB_REASON_NO_BMC,
 			    LAB_EXIT_PARTIAL, "no BMC in the inventory");
-		return;
+		return 0;
 	}
 	/* an IPv6 address is bracketed, as in lib/ipmi.c */
 	r->bmc = lab_asprintf(strchr(h->bmc->address, ':') != NULL ?
@@ -373,30 +371,53 @@ work_host(void *arg, const void *item, void *res)
 		    "credential '%s' %s in "
 		    "the credentials file", h->bmc->credential, cred == NULL ?
 		    "is not" : "has no username and password");
-		return;
+		return 0;
 	}
 	if (req->dry_run) {
 		dry_note(r, req);
 		r->ok = 1;
-		return;
+		return 0;
 	}
-	memset(&t, 0, sizeof(t));
-	t.address = h->bmc->address;
-	t.port = h->bmc->port;
-	t.username = cred->username;
-	t.password = cred->password;
-	t.cipher_suite = h->bmc->cipher_suite;
+	memset(t, 0, sizeof(*t));
+	t->address = h->bmc->address;
+	t->port = h->bmc->port;
+	t->username = cred->username;
+	t->password = cred->password;
+	t->cipher_suite = h->bmc->cipher_suite;
 	for (k = 0; k < h->bmc->workarounds.n; k++)
 		lab_ipmi_workaround_parse(h->bmc->workarounds.v[k],
-		    &t.workarounds);
-	t.privilege = req->privilege ? req->privilege :
+		    &t->workarounds);
+	t->privilege = req->privilege ? req->privilege :
 	    priv_parse(h->bmc->privilege);
-	/* the session may use the whole deadline, never more */
-	t.timeout_ms = h->bmc->timeout_ms > 0 && h->bmc->timeout_ms < timeout ?
-	    h->bmc->timeout_ms : timeout;
-	t.retransmit_ms = req->retransmit_ms ? req->retransmit_ms :
+	t->timeout_ms = timeout;
+	t->retransmit_ms = req->retransmit_ms ? req->retransmit_ms :
 	    h->bmc->retransmit_ms ? h->bmc->retransmit_ms :
 	    DEFAULT_RETRANSMIT_MS;
+	return 1;
+}
+
+static int
+req_timeout(const struct lab_bmc_req *req)
+{
+	return req->timeout_ms > 0 ? req->timeout_ms : DEFAULT_TIMEOUT_MS;
+}
+
+/* Works one host from start to end, within its deadline. */
+static void
+work_host(void *arg, const void *item, void *res)
+{
+	struct run			*run = arg;
+	const struct lab_bmc_req	*req = run->req;
+	struct lab_bmc_result		*r = res;
+	struct lab_ipmi_target		 t;
+	int64_t				 start, deadline;
+	int				 timeout, attempt, rc = -1;
+
+	start = run->ctx->monotonic_ms();
+	timeout = req_timeout(req);
+	deadline = start + timeout;
+	if (!prepare(run, item, r, &t, timeout))
+		return;
 	/*
 	 * The session timeout bounds each request. A lost datagram in the
 	 * middle of the handshake can leave a BMC that never answers the
@@ -431,7 +452,16 @@ work_host(void *arg, const void *item, void *res)
 	r->elapsed_ms = run->ctx->monotonic_ms() - start;
 }
 
-/* work_host, and the short reason of a failure (lab/reason.h). */
+/* The short reason of a failure (lab/reason.h). */
+static void
+set_reason(struct lab_bmc_result *r)
+{
+	r->reason = r->ok ? NULL : lab_err_reason(&r->err);
+	if (!r->ok && r->reason == NULL)
+		r->reason = LAB_REASON_FAILED;
+}
+
+/* work_host, and the short reason of a failure. */
 static void
 work(void *arg, const void *item, void *res)
 {
@@ -442,9 +472,85 @@ work(void *arg, const void *item, void *res)
 	run->started++;
 	pthread_mutex_unlock(&run->lock);
 	work_host(arg, item, res);
-	r->reason = r->ok ? NULL : lab_err_reason(&r->err);
-	if (!r->ok && r->reason == NULL)
-		r->reason = LAB_REASON_FAILED;
+	set_reason(r);
+}
+
+/* The one loop's run: power status of every host at once. */
+struct batch {
+	struct run		*run;
+	struct lab_fanout_job	*job;
+	struct lab_ipmi_many	*v;
+};
+
+/* A host the loop ended: its result, as work() would have made it. */
+static void
+batch_each(void *arg, size_t i)
+{
+	struct batch		*b = arg;
+	struct lab_ipmi_many	*m = &b->v[i];
+	struct lab_bmc_result	*r = lab_fanout_job_res(b->job, i);
+
+	r->reachable = m->reachable;
+	r->elapsed_ms = m->elapsed_ms;
+	if (m->state == LAB_IPMI_MANY_OK) {
+		r->ok = 1;
+		r->before = r->state = m->power;
+	} else
+		r->err = m->err;
+	set_reason(r);
+	lab_fanout_job_done(b->job, i);
+}
+
+/*
+ * lab power status: every host's session in one loop on this thread
+ * (lab_ipmi_status_many); what it leaves (a refusal to name, a
+ * workaround it does not do) goes to the threads as before.
+ */
+static void
+batch(void *arg, struct lab_fanout_job *job)
+{
+	struct run		*run = arg;
+	struct lab_ipmi_target	*t;
+	struct batch		 b = { run, job, NULL };
+	struct lab_err		 err;
+	size_t			 i, n = job->n;
+
+	t = calloc(n, sizeof(*t));
+	b.v = calloc(n, sizeof(*b.v));
+	if (t == NULL || b.v == NULL)
+		goto out;
+	for (i = 0; i < n; i++) {
+		struct lab_bmc_result	*r = lab_fanout_job_res(job, i);
+
+		if (!prepare(run, lab_fanout_job_item(job, i), r, &t[i],
+		    req_timeout(run->req))) {
+			set_reason(r);
+			lab_fanout_job_done(job, i);
+			continue;
+		}
+		b.v[i].t = &t[i];
+		b.v[i].peer = r->bmc;
+	}
+	lab_err_init(&err);
+	/* when the loop cannot start, the threads do every host */
+	(void)run->ops->status_many(b.v, n, run->fanout,
+	    run->ctx->monotonic_ms, batch_each, &b, &err);
+	for (i = 0; i < n; i++) {
+		struct lab_bmc_result	*r = lab_fanout_job_res(job, i);
+
+		if (b.v[i].t == NULL || b.v[i].state != LAB_IPMI_MANY_LEFT)
+			continue;
+		/* work() begins again from nothing */
+		free(r->bmc);
+		r->bmc = NULL;
+	}
+out:
+	pthread_mutex_lock(&run->lock);
+	for (i = 0; i < n; i++)
+		run->started += job->done[i];
+	pthread_mutex_unlock(&run->lock);
+	free(b.v);
+	free(t);
 }
 
 /* Runs req over the hosts. */
@@ -461,6 +567,11 @@ lab_bmc_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
 
 	run.ops = req->ops != NULL ? req->ops : &lab_bmc_ipmi_ops;
 	run.n = hosts->n;
+	run.fanout = req->fanout == 0 ? LAB_FANOUT_DEFAULT :
+	    req->fanout > LAB_FANOUT_MAX ? LAB_FANOUT_MAX : req->fanout;
+	if (req->verb == LAB_BMC_STATUS && !req->dry_run &&
+	    run.ops->status_many != NULL)
+		run.job.batch = batch;
 	pthread_mutex_init(&run.lock, NULL);
 	rc = lab_fanout_job_run(&run.job, hosts, lab_inventory_find_host, inv,
 	    req->fanout, err);

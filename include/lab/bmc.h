@@ -39,6 +39,13 @@ struct lab_bmc_ops {
 		    struct lab_err *);
 	int	(*sel)(void *, struct lab_sel_entry **, size_t *,
 		    struct lab_err *);
+	/*
+	 * Power status of many hosts in one loop (lab_ipmi_status_many);
+	 * NULL: each host through open and power_get.
+	 */
+	int	(*status_many)(struct lab_ipmi_many *, size_t n,
+		    size_t max_parallel, int64_t (*clock_ms)(void),
+		    void (*each)(void *, size_t), void *arg, struct lab_err *);
 	/* Sleeps between state polls; a fake may return at once. */
 	void	(*sleep_ms)(int);
 };

@@ -37,6 +37,13 @@ typedef const void *(*lab_fanout_find_fn)(const void *from, const char *name,
 
 /* A job's work on one target: what its name stands for, its result. */
 typedef void	(*lab_fanout_job_fn)(void *arg, const void *item, void *res);
+struct lab_fanout_job;
+/*
+ * A job's work on every target at once, before any thread starts (one
+ * event loop instead of a thread a target): it ends the targets it can
+ * with lab_fanout_job_done(); work then runs on the rest as usual.
+ */
+typedef void	(*lab_fanout_batch_fn)(void *arg, struct lab_fanout_job *);
 
 /*
  * A run over named targets: what each name stands for, one result a
@@ -51,16 +58,27 @@ struct lab_fanout_job {
 	size_t			  name_off;
 	lab_fanout_job_fn	  work;
 	void			 *arg;		/* work's */
+	lab_fanout_batch_fn	  batch;	/* NULL: none */
 	/* the job's own, from here */
 	size_t			  n;
 	const void		**items;	/* n + 1: the found targets */
 	void			 *res;		/* n + 1 results */
 	size_t			  finished;
+	unsigned char		 *done;		/* n: ended by batch */
 };
 
 #define LAB_FANOUT_JOB(ctx, type, name, work, arg)			\
-	{ (ctx), sizeof(type), offsetof(type, name), (work), (arg), 0,	\
-	    NULL, NULL, 0 }
+	{ (ctx), sizeof(type), offsetof(type, name), (work), (arg), NULL, \
+	    0, NULL, NULL, 0, NULL }
+
+/*
+ * Target i of the job, and its result: for a batch, which may only call
+ * them from inside lab_fanout_job_run().
+ */
+const void	*lab_fanout_job_item(const struct lab_fanout_job *, size_t i);
+void		*lab_fanout_job_res(const struct lab_fanout_job *, size_t i);
+/* Target i ended in the batch: counted, and progress told, as work's are. */
+void		 lab_fanout_job_done(struct lab_fanout_job *, size_t i);
 
 /*
  * Finds every name with find (in from), in order, allocates the results

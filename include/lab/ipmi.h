@@ -82,6 +82,38 @@ int	lab_ipmi_open(const struct lab_ipmi_target *, struct lab_ipmi **ret,
 /* Closes the session; NULL is a no-op. */
 void	lab_ipmi_free(struct lab_ipmi *);
 
+/*
+ * The power status of many BMCs at once, from the calling thread: one
+ * RMCP+ session each, all driven by one poll() loop (lib/ipmi/many.c).
+ * An item whose t is NULL, or whose state is not LEFT, is not asked; at
+ * most max_parallel (0: all) are under way at once, begun in order, each
+ * with its own deadline (t->timeout_ms from its first datagram, by
+ * clock_ms: lab_ctx's monotonic clock).
+ * Each item ends OK (power read), FAILED (err: the BMC did not answer,
+ * or stopped answering, before t->timeout_ms) or LEFT: anything else
+ * (a refusal, a workaround the loop does not do, an IPv6 address) is
+ * left for lab_ipmi_open() to do and name. each(arg, i), if not NULL,
+ * hears of every item that ends OK or FAILED as it does.
+ * Returns -1 only when the loop could not start (nothing was sent).
+ */
+enum lab_ipmi_many_state {
+	LAB_IPMI_MANY_LEFT,
+	LAB_IPMI_MANY_OK,
+	LAB_IPMI_MANY_FAILED,
+};
+struct lab_ipmi_many {
+	const struct lab_ipmi_target	*t;
+	const char			*peer;	/* "ADDRESS:PORT", for errors */
+	enum lab_ipmi_many_state	 state;
+	int				 reachable;
+	enum lab_power			 power;
+	int64_t				 elapsed_ms;
+	struct lab_err			 err;
+};
+int	lab_ipmi_status_many(struct lab_ipmi_many *, size_t n,
+	    size_t max_parallel, int64_t (*clock_ms)(void),
+	    void (*each)(void *arg, size_t i), void *arg, struct lab_err *err);
+
 /* Reads the chassis power state. */
 int	lab_ipmi_power_get(struct lab_ipmi *, enum lab_power *ret,
 	    struct lab_err *err);

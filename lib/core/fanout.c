@@ -98,26 +98,61 @@ job_name(const struct lab_fanout_job *job, size_t i)
 	return (char **)((char *)job_res(job, i) + job->name_off);
 }
 
+/* The job and, after a batch, the targets it left (i: the k-th of them). */
+struct rest {
+	struct lab_fanout_job	*job;
+	size_t			*left;
+};
+
 static void
-job_work(size_t i, void *arg)
+job_work(size_t k, void *arg)
 {
-	struct lab_fanout_job	*job = arg;
+	struct rest		*rest = arg;
+	struct lab_fanout_job	*job = rest->job;
+	size_t			 i = rest->left[k];
 
 	job->work(job->arg, job->items[i], job_res(job, i));
 }
 
 /* Counts a finished target and tells the progress callback. */
 static void
-job_done(size_t i, void *arg)
+job_count(struct lab_fanout_job *job, size_t i)
 {
-	struct lab_fanout_job	*job = arg;
-
 	job->finished++;
 	if (job->ctx->finished != NULL)
 		job->ctx->finished(job->ctx->finished_arg, i, job_res(job, i));
 	if (job->ctx->progress != NULL)
 		job->ctx->progress(job->ctx->progress_arg, *job_name(job, i),
 		    job->finished, job->n);
+}
+
+static void
+job_done(size_t k, void *arg)
+{
+	struct rest	*rest = arg;
+
+	job_count(rest->job, rest->left[k]);
+}
+
+const void *
+lab_fanout_job_item(const struct lab_fanout_job *job, size_t i)
+{
+	return job->items[i];
+}
+
+void *
+lab_fanout_job_res(const struct lab_fanout_job *job, size_t i)
+{
+	return job_res(job, i);
+}
+
+void
+lab_fanout_job_done(struct lab_fanout_job *job, size_t i)
+{
+	if (job->done[i])
+		return;
+	job->done[i] = 1;
+	job_count(job, i);
 }
 
 /*
@@ -129,14 +164,18 @@ lab_fanout_job_run(struct lab_fanout_job *job, const struct lab_strv *names,
     lab_fanout_find_fn find, const void *from, size_t max_parallel,
     struct lab_err *err)
 {
-	size_t	i;
-	int	rc = -1;
+	struct rest	 rest = { job, NULL };
+	size_t		 i, nleft = 0;
+	int		 rc = -1;
 
 	job->n = names->n;
 	job->finished = 0;
 	job->items = calloc(names->n + 1, sizeof(*job->items));
 	job->res = calloc(names->n + 1, job->size);
-	if (job->items == NULL || job->res == NULL) {
+	job->done = calloc(names->n + 1, 1);
+	rest.left = calloc(names->n + 1, sizeof(*rest.left));
+	if (job->items == NULL || job->res == NULL || job->done == NULL ||
+	    rest.left == NULL) {
 		lab_err_oom(err);
 		goto out;
 	}
@@ -148,8 +187,13 @@ lab_fanout_job_run(struct lab_fanout_job *job, const struct lab_strv *names,
 			goto out;
 		}
 	}
-	rc = lab_fanout_run(job->n, max_parallel, job_work,
-	    job->ctx != NULL ? job_done : NULL, job, err);
+	if (job->batch != NULL)
+		job->batch(job->arg, job);
+	for (i = 0; i < names->n; i++)
+		if (!job->done[i])
+			rest.left[nleft++] = i;
+	rc = lab_fanout_run(nleft, max_parallel, job_work,
+	    job->ctx != NULL ? job_done : NULL, &rest, err);
 out:
 	/* on error no work ran: the results hold their names only */
 	for (i = 0; rc == -1 && job->res != NULL && i < names->n; i++)
@@ -160,5 +204,8 @@ out:
 	}
 	free(job->items);
 	job->items = NULL;
+	free(job->done);
+	job->done = NULL;
+	free(rest.left);
 	return rc;
 }

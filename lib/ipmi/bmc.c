@@ -77,5 +77,6 @@ const struct lab_bmc_ops lab_bmc_ipmi_ops = {
 	.boot_set = ipmi_boot_set,
 	.sensors = ipmi_sensors,
 	.sel = ipmi_sel,
+	.status_many = lab_ipmi_status_many,
 	.sleep_ms = sleep_ms,
 };

@@ -46,6 +46,8 @@ int	lab_ipmi_fail(struct lab_ipmi *, const char *what, fiid_obj_t rs,
  */
 int	lab_ipmi_check(struct lab_ipmi *, int rv, const char *what,
 	    fiid_obj_t rs, uint8_t netfn, struct lab_err *);
+/* FreeIPMI's crypto set up, once a process; -1 with err when it cannot be. */
+int	lab_ipmi_crypt_ready(struct lab_err *);
 /* The completion code in rs, or -1 when there is none. */
 int	lab_ipmi_cc(fiid_obj_t rs);
 /* Frees the SDR records read by this session. */

@@ -32,6 +32,16 @@ crypt_init(void)
 	crypt_rc = ipmi_rmcpplus_init();
 }
 
+int
+lab_ipmi_crypt_ready(struct lab_err *err)
+{
+	pthread_once(&crypt_once, crypt_init);
+	if (crypt_rc < 0)
+		return lab_err_set(err, LAB_EXIT_ENV,
+		    "cannot initialise libgcrypt for FreeIPMI");
+	return 0;
+}
+
 #define WA20(x)		IPMI_WORKAROUND_FLAGS_OUTOFBAND_2_0_##x
 #define BOOTDEV(x)	IPMI_SYSTEM_BOOT_OPTION_BOOT_FLAG_BOOT_DEVICE_##x
 #define BOOTFLAG(x)	IPMI_SYSTEM_BOOT_OPTION_BOOT_FLAG_##x
@@ -426,10 +436,8 @@ lab_ipmi_open(const struct lab_ipmi_target *t, struct lab_ipmi **ret,
 		    "BMC %s: timeout of %u ms too short", host, timeout);
 	priv = t->privilege != 0 ? t->privilege : LAB_IPMI_PRIV_OPERATOR;
 
-	pthread_once(&crypt_once, crypt_init);
-	if (crypt_rc < 0)
-		return lab_err_set(err, LAB_EXIT_ENV,
-		    "BMC %s: cannot initialise libgcrypt for FreeIPMI", host);
+	if (lab_ipmi_crypt_ready(err) < 0)
+		return -1;
 
 	if ((ip = calloc(1, sizeof(*ip))) == NULL)
 		return lab_err_oom(err);

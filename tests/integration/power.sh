@@ -56,6 +56,11 @@ run st power status @good --json
 [ "$(grep -c '"state": "off"' "$T/st.out")" = 3 ] || fail "status not off"
 has st.out '"ok": true'
 has st.out '"error": null'
+# one at a time: each BMC begins when the one before it is done
+run st1 power status @good --fanout 1
+[ "$(rc st1)" = 0 ] || fail "status --fanout 1 rc $(rc st1)"
+[ "$(grep -c '^b[1-3] *off *ok' "$T/st1.out")" = 3 ] ||
+    fail "status --fanout 1: $(cat "$T/st1.out" "$T/st1.err")"
 ok
 
 # on: the chassis really turns on, and a second on sends nothing

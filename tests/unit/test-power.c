@@ -11,6 +11,7 @@
 #include "lab/cred.h"
 #include "lab/bmc.h"
 #include "lab/fanout.h"
+#include "lab/reason.h"
 #include "tests.h"
 
 /* One fake BMC per address; behaviour chosen by the address. */
@@ -207,6 +208,42 @@ static const struct lab_bmc_ops fake_ops = {
 	.sleep_ms = fake_sleep,
 };
 
+/* status_many: h1 answers, h5 times out, the rest are left */
+static size_t	many_max, many_asked;
+
+static int
+fake_many(struct lab_ipmi_many *v, size_t n, size_t max_parallel,
+    int64_t (*clock)(void), void (*each)(void *, size_t), void *arg,
+    struct lab_err *err)
+{
+	size_t	i;
+
+	(void)err;
+	CHECK(clock == fake_clock);
+	many_max = max_parallel;
+	many_asked = 0;
+	for (i = 0; i < n; i++) {
+		if (v[i].t == NULL)
+			continue;
+		many_asked++;
+		CHECK(v[i].state == LAB_IPMI_MANY_LEFT);
+		CHECK_STR(v[i].t->password, "pw");
+		if (strcmp(v[i].t->address, "10.0.0.1") == 0) {
+			v[i].state = LAB_IPMI_MANY_OK;
+			v[i].reachable = 1;
+			v[i].power = LAB_POWER_ON;
+		} else if (strcmp(v[i].t->address, "10.0.0.5") == 0) {
+			v[i].state = LAB_IPMI_MANY_FAILED;
+			lab_err_why(&v[i].err, LAB_REASON_TIMEOUT,
+			    LAB_EXIT_PARTIAL, "BMC %s: session timeout",
+			    v[i].peer);
+		} else
+			continue;
+		each(arg, i);
+	}
+	return 0;
+}
+
 static void
 progress(void *arg, const char *host, size_t done, size_t total)
 {
@@ -247,7 +284,8 @@ run(struct lab_inventory *inv, struct lab_creds *creds, struct lab_bmc_req *req,
 		lab_strv_add(&hosts, inv->hosts[i].name);
 	lab_err_init(&err);
 	progress_calls = 0;
-	req->ops = &fake_ops;
+	if (req->ops == NULL)
+		req->ops = &fake_ops;
 	CHECK(lab_bmc_run(&ctx, inv, &hosts, creds, req, &res, &err) == 0);
 	CHECK(progress_calls == (int)hosts.n);
 	CHECK(progress_last == hosts.n);
@@ -424,6 +462,7 @@ main(void)
 	struct lab_bmc_req	 req;
 	struct lab_err		 err;
 	static const char	 cred_yaml[] = "c: {username: u, password: pw}\n";
+	struct lab_bmc_ops	 many_ops;
 	struct lab_strv		 named;
 	size_t			 n, i;
 	int			 d;
@@ -574,6 +613,46 @@ main(void)
 	lab_bmc_results_free(r, n);
 	req.named = NULL;
 	lab_strv_release(&named);
+
+	/*
+	 * status through one loop: what it ends is never opened again and
+	 * is told to progress once; what it leaves goes to the threads; it
+	 * is given the fan-out and only hosts with a BMC and credentials
+	 */
+	for (i = 0; i < 7; i++)
+		fakes[i].opens = 0;
+	many_ops = fake_ops;
+	many_ops.status_many = fake_many;
+	req.dry_run = 0;
+	req.fanout = 3;
+	req.ops = &many_ops;
+	r = run(inv, creds, &req, &n);
+	CHECK(many_max == 3 && many_asked == 6);
+	CHECK(fakes[0].opens == 0 && fakes[4].opens == 0);
+	CHECK(fakes[1].opens == 1 && fakes[5].opens == 1);
+	CHECK(r[0].ok && r[0].reachable && r[0].state == LAB_POWER_ON);
+	CHECK_STR(r[0].bmc, "10.0.0.1:623");
+	CHECK(!r[4].ok && !r[4].reachable);
+	CHECK_STR(r[4].err.msg, "BMC 10.0.0.5:623: session timeout");
+	CHECK_STR(r[4].reason, LAB_REASON_TIMEOUT);
+	CHECK(r[1].ok && r[1].state == fakes[1].power);
+	CHECK_STR(r[1].bmc, "10.0.0.2:623");
+	CHECK(!r[2].ok);
+	CHECK_HAS(r[2].err.msg, "authentication failed");
+	CHECK(!r[6].ok && fakes[6].opens == 0);
+	CHECK(r[7].ok && r[7].no_bmc);
+	lab_bmc_results_free(r, n);
+	/* any other verb, or a dry run, is not for the loop */
+	many_asked = 0;
+	req.dry_run = 1;
+	r = run(inv, creds, &req, &n);
+	lab_bmc_results_free(r, n);
+	req.dry_run = 0;
+	req.verb = LAB_BMC_BOOT_GET;
+	r = run(inv, creds, &req, &n);
+	lab_bmc_results_free(r, n);
+	CHECK(many_asked == 0 && many_max == 3);
+	req.ops = NULL;
 
 	record(inv, creds);
 	job(inv, creds);
