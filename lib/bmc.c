@@ -49,7 +49,6 @@ struct run {
 	struct lab_fanout_job		 job;
 	pthread_mutex_t			 lock;
 	size_t				 n, started;	/* hosts */
-	size_t				 fanout;
 };
 
 static int
@@ -507,7 +506,7 @@ batch_each(void *arg, size_t i)
  * workaround it does not do) goes to the threads as before.
  */
 static void
-batch(void *arg, struct lab_fanout_job *job)
+batch(void *arg, struct lab_fanout_job *job, size_t max_parallel)
 {
 	struct run		*run = arg;
 	struct lab_ipmi_target	*t;
@@ -533,7 +532,7 @@ batch(void *arg, struct lab_fanout_job *job)
 	}
 	lab_err_init(&err);
 	/* when the loop cannot start, the threads do every host */
-	(void)run->ops->status_many(b.v, n, run->fanout,
+	(void)run->ops->status_many(b.v, n, max_parallel,
 	    run->ctx->monotonic_ms, batch_each, &b, &err);
 	for (i = 0; i < n; i++) {
 		struct lab_bmc_result	*r = lab_fanout_job_res(job, i);
@@ -567,8 +566,6 @@ lab_bmc_run(const struct lab_ctx *ctx, const struct lab_inventory *inv,
 
 	run.ops = req->ops != NULL ? req->ops : &lab_bmc_ipmi_ops;
 	run.n = hosts->n;
-	run.fanout = req->fanout == 0 ? LAB_FANOUT_DEFAULT :
-	    req->fanout > LAB_FANOUT_MAX ? LAB_FANOUT_MAX : req->fanout;
 	if (req->verb == LAB_BMC_STATUS && !req->dry_run &&
 	    run.ops->status_many != NULL)
 		run.job.batch = batch;

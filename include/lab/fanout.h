@@ -40,10 +40,12 @@ typedef void	(*lab_fanout_job_fn)(void *arg, const void *item, void *res);
 struct lab_fanout_job;
 /*
  * A job's work on every target at once, before any thread starts (one
- * event loop instead of a thread a target): it ends the targets it can
+ * event loop instead of a thread a target), at most max_parallel at once
+ * (the run's, bounded as for the threads): it ends the targets it can
  * with lab_fanout_job_done(); work then runs on the rest as usual.
  */
-typedef void	(*lab_fanout_batch_fn)(void *arg, struct lab_fanout_job *);
+typedef void	(*lab_fanout_batch_fn)(void *arg, struct lab_fanout_job *,
+		    size_t max_parallel);
 
 /*
  * A run over named targets: what each name stands for, one result a

@@ -35,6 +35,15 @@ worker(void *p)
 	}
 }
 
+/* max_parallel as runs use it: 0 the default, never over the maximum. */
+static size_t
+width(size_t max_parallel)
+{
+	if (max_parallel == 0)
+		return LAB_FANOUT_DEFAULT;
+	return max_parallel > LAB_FANOUT_MAX ? LAB_FANOUT_MAX : max_parallel;
+}
+
 /* Runs work over n items on at most max_parallel threads. */
 int
 lab_fanout_run(size_t n, size_t max_parallel, lab_fanout_fn work,
@@ -47,10 +56,7 @@ lab_fanout_run(size_t n, size_t max_parallel, lab_fanout_fn work,
 
 	if (n == 0)
 		return 0;
-	if (max_parallel == 0)
-		max_parallel = LAB_FANOUT_DEFAULT;
-	if (max_parallel > LAB_FANOUT_MAX)
-		max_parallel = LAB_FANOUT_MAX;
+	max_parallel = width(max_parallel);
 	nthreads = n < max_parallel ? n : max_parallel;
 	memset(&pool, 0, sizeof(pool));
 	pthread_mutex_init(&pool.lock, NULL);
@@ -119,6 +125,8 @@ static void
 job_count(struct lab_fanout_job *job, size_t i)
 {
 	job->finished++;
+	if (job->ctx == NULL)
+		return;
 	if (job->ctx->finished != NULL)
 		job->ctx->finished(job->ctx->finished_arg, i, job_res(job, i));
 	if (job->ctx->progress != NULL)
@@ -188,7 +196,7 @@ lab_fanout_job_run(struct lab_fanout_job *job, const struct lab_strv *names,
 		}
 	}
 	if (job->batch != NULL)
-		job->batch(job->arg, job);
+		job->batch(job->arg, job, width(max_parallel));
 	for (i = 0; i < names->n; i++)
 		if (!job->done[i])
 			rest.left[nleft++] = i;

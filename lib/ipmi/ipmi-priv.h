@@ -46,8 +46,16 @@ int	lab_ipmi_fail(struct lab_ipmi *, const char *what, fiid_obj_t rs,
  */
 int	lab_ipmi_check(struct lab_ipmi *, int rv, const char *what,
 	    fiid_obj_t rs, uint8_t netfn, struct lab_err *);
-/* FreeIPMI's crypto set up, once a process; -1 with err when it cannot be. */
-int	lab_ipmi_crypt_ready(struct lab_err *);
+#define LAB_IPMI_PORT	623	/* RMCP+, when the inventory gives none */
+/*
+ * Whether t can be asked at all (an address, a port, an IPMI 2.0 cipher
+ * suite other than 0, a known privilege, a user name and password
+ * FreeIPMI takes); -1 with err naming peer when not.
+ */
+int	lab_ipmi_target_check(const struct lab_ipmi_target *, const char *peer,
+	    struct lab_err *);
+/* FreeIPMI's crypto set up, once a process: 0, or -1 when it cannot be. */
+int	lab_ipmi_crypt_ready(void);
 /* The completion code in rs, or -1 when there is none. */
 int	lab_ipmi_cc(fiid_obj_t rs);
 /* Frees the SDR records read by this session. */

@@ -1,7 +1,6 @@
 /* SPDX-License-Identifier: GPL-3.0-or-later */
 #include <errno.h>
 #include <poll.h>
-#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
@@ -554,7 +553,10 @@ tick(struct loop *l, int64_t now)
 	return wake;
 }
 
-/* Whether t can be asked here: IPv4, no session workaround but one. */
+/*
+ * Whether t can be asked here: a target lab_ipmi_open() would take, at an
+ * IPv4 address, with no session workaround but opensesspriv.
+ */
 static int
 fits(const struct lab_ipmi_target *t, struct sockaddr_in *to)
 {
@@ -563,16 +565,18 @@ fits(const struct lab_ipmi_target *t, struct sockaddr_in *to)
 			    LAB_IPMI_WA_INTEGRITYCHECKVALUE |
 			    LAB_IPMI_WA_NOCHECKSUMCHECK;
 
+	struct lab_err	err;
+
+	lab_err_init(&err);
 	memset(to, 0, sizeof(*to));
 	to->sin_family = AF_INET;
-	to->sin_port = htons((uint16_t)(t->port != 0 ? t->port : 623));
-	return (t->workarounds & other) == 0 && t->address != NULL &&
+	to->sin_port = htons((uint16_t)(t->port != 0 ? t->port :
+	    LAB_IPMI_PORT));
+	/* what lab_ipmi_open() refuses, it names: the threads do it */
+	return lab_ipmi_target_check(t, "", &err) == 0 &&
+	    (t->workarounds & other) == 0 &&
 	    inet_pton(AF_INET, t->address, &to->sin_addr) == 1 &&
-	    t->retransmit_ms > 0 && t->timeout_ms > 0 &&
-	    (t->username == NULL ||
-	    strlen(t->username) <= IPMI_MAX_USER_NAME_LENGTH) &&
-	    (t->password == NULL ||
-	    strlen(t->password) <= IPMI_2_0_MAX_PASSWORD_LENGTH);
+	    t->retransmit_ms > 0 && t->timeout_ms > 0;
 }
 
 static void
@@ -638,8 +642,9 @@ lab_ipmi_status_many(struct lab_ipmi_many *v, size_t n, size_t max_parallel,
 		return 0;
 	if (n >= (1u << IDX_BITS) - 1)
 		return 0;		/* all handed back */
-	if (lab_ipmi_crypt_ready(err) < 0)
-		return -1;
+	if (lab_ipmi_crypt_ready() < 0)
+		return lab_err_set(err, LAB_EXIT_ENV,
+		    "cannot initialise libgcrypt for FreeIPMI");
 	memset(&l, 0, sizeof(l));
 	l.n = n;
 	l.max = max_parallel != 0 ? max_parallel : n;

@@ -14,7 +14,6 @@
 #include "lab/reason.h"
 #include "ipmi-priv.h"
 
-#define DEFAULT_PORT		623
 #define DEFAULT_TIMEOUT_MS	5000
 #define DEFAULT_RETRANSMIT_MS	250
 
@@ -33,13 +32,10 @@ crypt_init(void)
 }
 
 int
-lab_ipmi_crypt_ready(struct lab_err *err)
+lab_ipmi_crypt_ready(void)
 {
 	pthread_once(&crypt_once, crypt_init);
-	if (crypt_rc < 0)
-		return lab_err_set(err, LAB_EXIT_ENV,
-		    "cannot initialise libgcrypt for FreeIPMI");
-	return 0;
+	return crypt_rc < 0 ? -1 : 0;
 }
 
 #define WA20(x)		IPMI_WORKAROUND_FLAGS_OUTOFBAND_2_0_##x
@@ -365,8 +361,8 @@ valid_suite(int cs)
 	    (cs >= 11 && cs <= 12) || (cs >= 15 && cs <= 17);
 }
 
-static int
-check_target(const struct lab_ipmi_target *t, const char *peer,
+int
+lab_ipmi_target_check(const struct lab_ipmi_target *t, const char *peer,
     struct lab_err *err)
 {
 	if (t->address == NULL || t->address[0] == '\0')
@@ -413,7 +409,7 @@ lab_ipmi_open(const struct lab_ipmi_target *t, struct lab_ipmi **ret,
 	unsigned	 timeout, retransmit;
 	int		 port, priv, n;
 
-	port = t->port != 0 ? t->port : DEFAULT_PORT;
+	port = t->port != 0 ? t->port : LAB_IPMI_PORT;
 	/* An IPv6 address needs brackets before the port, for FreeIPMI too. */
 	n = snprintf(host, sizeof(host),
 	    t->address != NULL && strchr(t->address, ':') != NULL ?
@@ -421,7 +417,7 @@ lab_ipmi_open(const struct lab_ipmi_target *t, struct lab_ipmi **ret,
 	if (n < 0 || (size_t)n >= sizeof(host))
 		return lab_err_set(err, LAB_EXIT_INPUT,
 		    "BMC address too long");
-	if (check_target(t, host, err) < 0)
+	if (lab_ipmi_target_check(t, host, err) < 0)
 		return -1;
 
 	timeout = t->timeout_ms != 0 ? (unsigned)t->timeout_ms :
@@ -436,8 +432,9 @@ lab_ipmi_open(const struct lab_ipmi_target *t, struct lab_ipmi **ret,
 		    "BMC %s: timeout of %u ms too short", host, timeout);
 	priv = t->privilege != 0 ? t->privilege : LAB_IPMI_PRIV_OPERATOR;
 
-	if (lab_ipmi_crypt_ready(err) < 0)
-		return -1;
+	if (lab_ipmi_crypt_ready() < 0)
+		return lab_err_set(err, LAB_EXIT_ENV,
+		    "BMC %s: cannot initialise libgcrypt for FreeIPMI", host);
 
 	if ((ip = calloc(1, sizeof(*ip))) == NULL)
 		return lab_err_oom(err);
